@@ -1,0 +1,58 @@
+# Shfl — build, test and run. `make test` is what CI runs (.ci/run); `make demo` runs the player.
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+SWIFT ?= swift
+ARM64_PKG_CONFIG := /usr/lib/aarch64-linux-gnu/pkgconfig
+# Where the firmware binaries land: out/firmware/<arch>/shfl
+OUT := out
+
+.PHONY: help deps deps-host deps-firmware build demo test test-host firmware firmware-x86_64 firmware-aarch64 test-firmware clean
+
+help:
+	@echo "make demo    build the player and run it (for now: the core's self-check)"
+	@echo "make test    install what is missing, run every test and both firmware builds"
+	@echo "make firmware  build the Embedded Swift firmware for aarch64 and x86_64 into $(OUT)/firmware"
+
+deps: deps-host deps-firmware
+deps-host:
+	@scripts/install-deps.sh host
+deps-firmware:
+	@scripts/install-deps.sh firmware
+
+build: deps-host
+	$(SWIFT) build
+
+demo: build
+	$$($(SWIFT) build --show-bin-path)/shfl self-check
+
+test: deps test-host test-firmware
+	@echo "make test: all passed"
+
+test-host: deps-host
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+firmware: firmware-x86_64 firmware-aarch64
+
+# The firmware: Embedded Swift, cross-built by SwiftPM with the toolsets under board/.
+firmware-x86_64: deps-firmware
+	$(SWIFT) build -c release --triple x86_64-unknown-none-elf --toolset board/toolset-x86_64.json \
+	  --scratch-path .build-firmware-x86_64 --product shfl
+	@mkdir -p $(OUT)/firmware/x86_64
+	cp .build-firmware-x86_64/release/shfl $(OUT)/firmware/x86_64/shfl
+	strip -o $(OUT)/firmware/x86_64/shfl.stripped $(OUT)/firmware/x86_64/shfl
+
+firmware-aarch64: deps-firmware
+	$(SWIFT) build -c release --triple aarch64-none-none-elf --toolset board/toolset-aarch64.json \
+	  --pkg-config-path $(ARM64_PKG_CONFIG) --scratch-path .build-firmware-aarch64 --product shfl
+	@mkdir -p $(OUT)/firmware/aarch64
+	cp .build-firmware-aarch64/release/shfl $(OUT)/firmware/aarch64/shfl
+	aarch64-linux-gnu-strip -o $(OUT)/firmware/aarch64/shfl.stripped $(OUT)/firmware/aarch64/shfl
+
+test-firmware: firmware
+	tests/firmware.sh $(OUT)/firmware
+
+clean:
+	rm -rf .build .build-firmware-* $(OUT)

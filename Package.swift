@@ -1,0 +1,45 @@
+// swift-tools-version: 6.0
+// The same sources build two ways: the host build (`swift build`, `swift test`) and the
+// Embedded Swift firmware (`make firmware`, toolsets under board/). See DEVELOPERS.md.
+import PackageDescription
+
+let package = Package(
+    name: "Shfl",
+    products: [
+        .executable(name: "shfl", targets: ["shfl"]),
+    ],
+    targets: [
+        // Pure core: no C module, no Glibc, no Foundation. Everything from the world comes
+        // through the ports in Sources/ShflCore/Ports.
+        .target(name: "ShflCore"),
+        // Simulated ports, shared by the tests and the demo.
+        .target(name: "ShflSimulated", dependencies: ["ShflCore"]),
+
+        // C enters only through these targets.
+        .target(name: "CSystem"),
+        .systemLibrary(name: "CMpg123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
+        .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
+        .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
+
+        // Adapters, one module per technology.
+        .target(name: "ShflSystem", dependencies: ["ShflCore", "CSystem"]),
+        .target(name: "ShflAudio", dependencies: ["ShflCore", "ShflSystem", "CMpg123", "CALSA"]),
+        .target(name: "ShflGPIO", dependencies: ["ShflCore", "ShflSystem", "CGPIOD"]),
+        .target(name: "ShflMedia", dependencies: ["ShflCore", "ShflSystem", "CUdev"]),
+
+        // The composition root.
+        .executableTarget(
+            name: "shfl",
+            dependencies: ["ShflCore", "ShflSimulated", "ShflSystem", "ShflAudio", "ShflGPIO", "ShflMedia"]
+        ),
+
+        .testTarget(name: "ShflCoreTests", dependencies: ["ShflCore", "ShflSimulated"]),
+        .testTarget(name: "ShflSimulatedTests", dependencies: ["ShflCore", "ShflSimulated"]),
+        .testTarget(
+            name: "ShflAdapterTests",
+            dependencies: ["ShflCore", "ShflSystem", "ShflAudio", "ShflGPIO", "ShflMedia"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,3 @@
+#pragma once
+#include <stdlib.h>
+#include <mpg123.h>

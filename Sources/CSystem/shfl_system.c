@@ -1,0 +1,29 @@
+#define _GNU_SOURCE
+#include "shfl_system.h"
+
+#include <locale.h>
+
+static int captured_argc;
+static char *const *captured_argv;
+
+// glibc calls ELF constructors with (argc, argv, envp), before main.
+__attribute__((constructor)) static void shfl_capture_arguments(int argc, char **argv, char **envp) {
+    (void)envp;
+    captured_argc = argc;
+    captured_argv = argv;
+}
+
+int shfl_argc(void) { return captured_argc; }
+char *const *shfl_argv(void) { return captured_argv; }
+
+#ifdef SHFL_FIRMWARE
+// The Embedded Swift stdlib parses Double from text through this hook, which the full runtime
+// provides on the host. Always the C locale, as the stdlib expects.
+const char *_swift_stdlib_strtod_clocale(const char *nptr, double *outResult) {
+    static locale_t c_locale;
+    if (c_locale == (locale_t)0) c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+    char *end = NULL;
+    *outResult = strtod_l(nptr, &end, c_locale);
+    return end;
+}
+#endif

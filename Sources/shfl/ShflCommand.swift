@@ -1,0 +1,51 @@
+import ShflAudio
+import ShflCore
+import ShflGPIO
+import ShflMedia
+import ShflSystem
+
+/// `shfl COMMAND [ARGS]`: picks the command; each command lives in its own file.
+enum ShflCommand {
+    static let version = "0.1.0"
+
+    static let usage = """
+        usage: shfl COMMAND
+          version      print the version and the linked libraries
+          self-check   run the core's built-in self-check and print its checksums
+        """
+
+    static func run(_ arguments: [String]) -> Int32 {
+        let command = arguments.count > 1 ? arguments[1] : ""
+        switch command {
+        case "version", "--version":
+            printVersion()
+            return 0
+        case "help", "--help", "-h":
+            StandardStreams.writeLine(usage)
+            return 0
+        case "":
+            StandardStreams.writeLine(usage, toError: true)
+            return 2
+        default:
+            StandardStreams.writeLine("shfl: unknown command '" + command + "'", toError: true)
+            StandardStreams.writeLine(usage, toError: true)
+            return 2
+        }
+    }
+
+    static func printVersion() {
+        StandardStreams.writeLine("shfl " + version + " (" + buildKind + ")")
+        StandardStreams.writeLine("libmpg123 API " + String(AudioLibraries.mpg123APIVersion))
+        StandardStreams.writeLine("alsa-lib " + AudioLibraries.alsaVersion)
+        StandardStreams.writeLine("libgpiod " + GPIODLibrary.version)
+        StandardStreams.writeLine("libudev " + (UdevLibrary.isUsable ? "usable" : "unusable"))
+    }
+
+    static var buildKind: String {
+        #if hasFeature(Embedded)
+        "firmware"
+        #else
+        "host"
+        #endif
+    }
+}
