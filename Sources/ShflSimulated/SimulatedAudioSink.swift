@@ -1,0 +1,66 @@
+import ShflCore
+
+/// The `AudioSink` port for tests and the demo: keeps every frame written, so a test can
+/// compare the audio with what it expects, sample for sample.
+public final class SimulatedAudioSink: AudioSink {
+    public private(set) var format: AudioFormat?
+    /// Every configuration, in order (a repeated format appears once per call).
+    public private(set) var configurations: [AudioFormat] = []
+    /// All samples written and not discarded, interleaved.
+    public private(set) var samples: [Int16] = []
+    /// Calls of `discard()`. The simulated device plays instantly, so nothing is dropped.
+    public private(set) var discardCount = 0
+    public private(set) var isPaused = false
+    /// Samples written while paused (a player bug: the audio thread must not write then).
+    public private(set) var samplesWrittenWhilePaused = 0
+    public private(set) var drainCount = 0
+    public var underruns = 0
+    /// When set, the next call that can fail fails with this error, once.
+    public var nextFailure: DeviceError?
+
+    public init() {}
+
+    public func configure(_ format: AudioFormat) throws(DeviceError) {
+        try failIfAsked()
+        self.format = format
+        configurations.append(format)
+    }
+
+    public func write(_ samples: UnsafeBufferPointer<Int16>) throws(DeviceError) {
+        try failIfAsked()
+        guard let format else { throw DeviceError("simulated sink: write before configure") }
+        guard samples.count % format.channels == 0 else {
+            throw DeviceError("simulated sink: partial frame of " + String(samples.count) + " samples")
+        }
+        if isPaused { samplesWrittenWhilePaused += samples.count }
+        self.samples.append(contentsOf: samples)
+    }
+
+    public func setPaused(_ paused: Bool) throws(DeviceError) {
+        try failIfAsked()
+        isPaused = paused
+    }
+
+    public func discard() throws(DeviceError) {
+        try failIfAsked()
+        discardCount += 1
+    }
+
+    public func drain() throws(DeviceError) {
+        try failIfAsked()
+        drainCount += 1
+    }
+
+    /// Frames written so far in the current format.
+    public var frameCount: Int {
+        guard let format else { return 0 }
+        return samples.count / format.channels
+    }
+
+    private func failIfAsked() throws(DeviceError) {
+        if let failure = nextFailure {
+            nextFailure = nil
+            throw failure
+        }
+    }
+}

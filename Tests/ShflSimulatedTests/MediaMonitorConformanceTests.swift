@@ -1,0 +1,40 @@
+import ShflCore
+import ShflSimulated
+import Testing
+
+/// The `MediaMonitor` contract, for any adapter: reading events never blocks, and with nothing
+/// happening it reports nothing; `present()` answers without error.
+func checkMediaMonitorIdleContract(_ monitor: some MediaMonitor) throws {
+    _ = try monitor.present()
+    var events: [MediaEvent] = []
+    try monitor.readEvents(into: &events)
+    try monitor.readEvents(into: &events)
+    #expect(events.isEmpty)
+}
+
+@Suite struct SimulatedMediaMonitorTests {
+    let stick = StickInfo(source: "/dev/sda1", filesystem: "vfat", id: StickID(uuid: "1A2B-3C4D"), label: "MUSIC")
+
+    @Test func meetsTheIdleContract() throws {
+        try checkMediaMonitorIdleContract(SimulatedMediaMonitor())
+    }
+
+    @Test func reportsInsertAndRemovalInOrderOnce() throws {
+        let monitor = SimulatedMediaMonitor()
+        monitor.insert(stick)
+        #expect(try monitor.present() == [stick])
+        monitor.remove(source: "/dev/sda1")
+        var events: [MediaEvent] = []
+        try monitor.readEvents(into: &events)
+        #expect(events == [.arrived(stick), .left(source: "/dev/sda1")])
+        events.removeAll()
+        try monitor.readEvents(into: &events)
+        #expect(events.isEmpty)
+        #expect(try monitor.present().isEmpty)
+    }
+
+    @Test func aStickPresentAtStartIsEnumerated() throws {
+        #expect(try SimulatedMediaMonitor(present: [stick]).present() == [stick])
+        #expect(stick.description == "MUSIC (1A2B-3C4D) on /dev/sda1 [vfat]")
+    }
+}
