@@ -8,7 +8,7 @@ ARM64_PKG_CONFIG := /usr/lib/aarch64-linux-gnu/pkgconfig
 # Where the firmware binaries land: out/firmware/<arch>/shfl
 OUT := out
 
-.PHONY: help deps deps-host deps-firmware build demo test test-host firmware firmware-x86_64 firmware-aarch64 test-firmware clean
+.PHONY: help deps deps-host deps-firmware build demo test test-host test-core-purity firmware firmware-x86_64 firmware-aarch64 test-firmware clean
 
 help:
 	@echo "make demo    build the player and run it (for now: the core's self-check)"
@@ -27,8 +27,14 @@ build: deps-host
 demo: build
 	$$($(SWIFT) build --show-bin-path)/shfl self-check
 
-test: deps test-host test-firmware
+test: deps test-core-purity test-host test-firmware
 	@echo "make test: all passed"
+
+# The core stays pure: no C module, no Glibc, no Foundation (STYLE.md).
+test-core-purity:
+	@if grep -rnE "^\s*(@_?[a-zA-Z]+ )*import " Sources/ShflCore; then \
+	  echo "Sources/ShflCore must import nothing (see the lines above)"; exit 1; fi
+	@echo "ok   Sources/ShflCore imports nothing"
 
 test-host: deps-host
 	$(SWIFT) build --build-tests

@@ -20,6 +20,8 @@ enum ShflCommand {
         case "version", "--version":
             printVersion()
             return 0
+        case "self-check":
+            return SelfCheck.run()
         case "help", "--help", "-h":
             StandardStreams.writeLine(usage)
             return 0

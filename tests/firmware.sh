@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Firmware checks, run by `make test` after `make firmware`:
+# the Embedded Swift builds run (x86_64 natively, aarch64 under qemu-user), print the same
+# self-check as the host build, and are what they claim to be. Usage: tests/firmware.sh OUTDIR
+set -uo pipefail
+
+out="${1:-out/firmware}"
+host_shfl="$(swift build --show-bin-path)/shfl"
+passed=0
+failed=0
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+check() { # check NAME COMMAND...: runs COMMAND, counts and reports the result
+  local name="$1"; shift
+  if "$@" >"$work/output" 2>&1; then
+    passed=$((passed + 1)); echo "ok   $name"
+  else
+    failed=$((failed + 1)); echo "FAIL $name"; sed 's/^/     /' "$work/output"
+  fi
+}
+
+self_check() { # self_check NAME COMMAND... : the self-check passes and is saved as NAME.txt
+  local name="$1"; shift
+  "$@" self-check >"$work/$name.txt" 2>&1
+}
+
+check "host self-check passes" self_check host "$host_shfl"
+check "x86_64 firmware self-check passes" self_check x86_64 "$out/x86_64/shfl"
+check "aarch64 firmware self-check passes under qemu-aarch64-static" self_check aarch64 qemu-aarch64-static "$out/aarch64/shfl"
+check "x86_64 firmware prints the same self-check as the host" diff -u "$work/host.txt" "$work/x86_64.txt"
+check "aarch64 firmware prints the same self-check as x86_64" diff -u "$work/x86_64.txt" "$work/aarch64.txt"
+check "aarch64 firmware is an ARM aarch64 executable" bash -c "file '$out/aarch64/shfl' | grep -q 'ARM aarch64'"
+check "x86_64 firmware is an x86-64 executable" bash -c "file '$out/x86_64/shfl' | grep -q 'x86-64'"
+check "firmware links no Swift runtime library" bash -c "! qemu-aarch64-static /lib/ld-linux-aarch64.so.1 --list '$out/aarch64/shfl' | grep -qi swift && ! ldd '$out/x86_64/shfl' | grep -qi swift"
+check "aarch64 firmware reports its linked C libraries" bash -c "qemu-aarch64-static '$out/aarch64/shfl' version | grep -q 'libgpiod 1.6'"
+
+echo
+echo "self-check (aarch64):"
+sed 's/^/  /' "$work/aarch64.txt"
+for arch in aarch64 x86_64; do
+  echo "firmware $arch: $(stat -c %s "$out/$arch/shfl.stripped") bytes stripped ($(stat -c %s "$out/$arch/shfl") unstripped)"
+done
+echo "firmware: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
