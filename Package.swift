@@ -7,6 +7,8 @@ let package = Package(
     name: "Shfl",
     products: [
         .executable(name: "shfl", targets: ["shfl"]),
+        // The simulated ports, for tests of other packages and tools (swift-log's InMemoryLogging).
+        .library(name: "ShflSimulated", targets: ["ShflSimulated"]),
     ],
     targets: [
         // Pure core: no C module, no Glibc, no Foundation. Everything from the world comes
