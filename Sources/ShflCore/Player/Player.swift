@@ -16,9 +16,6 @@ public struct Player: Sendable {
     public private(set) var history: [TrackPath: PlayRecord] = [:]
     public private(set) var playSerial: Int64 = 0
 
-    /// The most tracks a stick can load (SPEC §2).
-    public static let capacity = 120
-
     /// Identifies the track most recently handed to the audio thread (`startTrack`); audio
     /// reports with another ticket are stale and ignored.
     public private(set) var ticket = 0
@@ -43,7 +40,7 @@ public struct Player: Sendable {
 
     /// "47/120": how full the stick's library is.
     public var capacityDescription: String {
-        String(tracks.count) + "/" + String(Player.capacity)
+        String(tracks.count) + "/" + String(Library.capacity)
     }
 
     /// Everything to persist about the loaded stick, nil when none is loaded.
