@@ -73,8 +73,8 @@ public enum Library {
     /// The candidates with duplicate paths merged (keeping the newest `modified`), sorted in
     /// path order.
     ///
-    /// Sorting, not a `Dictionary`: growing a hash table calls libm's `ceil`, which the
-    /// firmware does not link; and a sorted array serves the playlist's lookups too.
+    /// Sorting, not a `Dictionary`: the result is needed in path order anyway, and the sorted
+    /// array serves the playlist's lookups by binary search.
     static func uniqueInPathOrder(_ candidates: [LibraryCandidate]) -> [LibraryCandidate] {
         let sorted = candidates.sorted { left, right in
             left.path != right.path ? left.path < right.path : left.modified > right.modified
