@@ -67,7 +67,7 @@ public enum LightPatterns {
     }
 
     /// The largest count the capacity code shows: the library never loads more (SPEC §2).
-    public static let capacityLimit = 120
+    public static var capacityLimit: Int { Library.capacity }
 
     /// The capacity code for `count` loaded tracks, played once:
     /// 1200 ms dark, then the tens as long blinks (on 600 ms, 400 ms apart), 1200 ms dark, then
