@@ -36,11 +36,15 @@ let package = Package(
             dependencies: ["ShflCore", "ShflSimulated", "ShflSystem", "ShflAudio", "ShflGPIO", "ShflMedia"]
         ),
 
+        // The port contracts, one check per port, run against the simulated and the real
+        // adapters alike (swift-log's LogHandler requirements). Host-only: uses Testing.
+        .target(name: "ShflTestKit", dependencies: ["ShflCore", "ShflSimulated"], path: "Tests/ShflTestKit"),
+
         .testTarget(name: "ShflCoreTests", dependencies: ["ShflCore", "ShflSimulated"]),
-        .testTarget(name: "ShflSimulatedTests", dependencies: ["ShflCore", "ShflSimulated"]),
+        .testTarget(name: "ShflSimulatedTests", dependencies: ["ShflCore", "ShflSimulated", "ShflTestKit"]),
         .testTarget(
             name: "ShflAdapterTests",
-            dependencies: ["ShflCore", "ShflSystem", "ShflAudio", "ShflGPIO", "ShflMedia"]
+            dependencies: ["ShflCore", "ShflSystem", "ShflAudio", "ShflGPIO", "ShflMedia", "ShflTestKit"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,16 +1,7 @@
 import ShflCore
 import ShflSimulated
+import ShflTestKit
 import Testing
-
-/// The `MediaMonitor` contract, for any adapter: reading events never blocks, and with nothing
-/// happening it reports nothing; `present()` answers without error.
-func checkMediaMonitorIdleContract(_ monitor: some MediaMonitor) throws {
-    _ = try monitor.present()
-    var events: [MediaEvent] = []
-    try monitor.readEvents(into: &events)
-    try monitor.readEvents(into: &events)
-    #expect(events.isEmpty)
-}
 
 @Suite struct SimulatedMediaMonitorTests {
     let stick = StickInfo(source: "/dev/sda1", filesystem: "vfat", id: StickID(uuid: "1A2B-3C4D"), label: "MUSIC")
