@@ -33,6 +33,12 @@ check "aarch64 firmware prints the same self-check as x86_64" diff -u "$work/x86
 check "aarch64 firmware is an ARM aarch64 executable" bash -c "file '$out/aarch64/shfl' | grep -q 'ARM aarch64'"
 check "x86_64 firmware is an x86-64 executable" bash -c "file '$out/x86_64/shfl' | grep -q 'x86-64'"
 check "firmware links no Swift runtime library" bash -c "! qemu-aarch64-static /lib/ld-linux-aarch64.so.1 --list '$out/aarch64/shfl' | grep -qi swift && ! ldd '$out/x86_64/shfl' | grep -qi swift"
+# Embedded Swift names outlined constant arrays by their order inside a function ("...Tv0_r")
+# as weak symbols, and a client module that inlines the function may number them differently:
+# the linker then keeps one module's arrays under the other's names (LED patterns came out
+# swapped). The toolsets disable the object-outliner pass; no such symbol may appear.
+check "firmware objects define no order-numbered constant arrays (see DEVELOPERS.md)" \
+  bash -c "! find .build-firmware-x86_64 .build-firmware-aarch64 -name '*.o' -exec nm {} + 2>/dev/null | grep -E ' [VvWw] .*Tv[0-9]*_r\$'"
 check "aarch64 firmware reports its linked C libraries" bash -c "qemu-aarch64-static '$out/aarch64/shfl' version | grep -q 'libgpiod 1.6'"
 
 echo

@@ -45,7 +45,7 @@ public final class InMemoryStateStore: StateStore {
         do {
             try StickStateCodec.validate(state)
         } catch {
-            throw .io("state of stick " + state.stick.uuid + " not saved: " + error.description)
+            throw .invalid(state.stick, reason: error.description)
         }
         entries[state.stick] = StickStateCodec.encode(state)
         saveCount += 1

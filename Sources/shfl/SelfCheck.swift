@@ -14,6 +14,10 @@ struct SelfCheck {
         check.checkShuffle()
         check.checkPlayer()
         check.checkAudioPath()
+        check.checkSelection()
+        check.checkGestures()
+        check.checkLight()
+        check.checkStateCodec()
         for line in check.lines { print(line) }
         print(check.failures == 0 ? "self-check: ok" : "self-check: FAIL (" + String(check.failures) + " problems)")
         return check.failures == 0 ? 0 : 1
@@ -122,6 +126,113 @@ struct SelfCheck {
 }
 
 extension SelfCheck {
+    /// 5,000 files on a stick: each policy picks exactly 120; a playlist picks its entries.
+    mutating func checkSelection() {
+        var candidates: [LibraryCandidate] = []
+        var history: [TrackPath: PlayRecord] = [:]
+        var generator = SeededGenerator(seed: 5_000)
+        for index in 0..<5_000 {
+            let path = TrackPath("Artist " + String(index % 97) + "/Album " + String(index % 13) + "/" + String(index) + ".mp3")
+            candidates.append(LibraryCandidate(path: path, modified: 1_700_000_000 + Int64(generator.next(below: 1_000_000))))
+            if index % 3 == 0 {
+                history[path] = PlayRecord(playCount: generator.next(below: 40), lastPlayed: Int64(generator.next(below: 100_000)))
+            }
+        }
+        var checksum = Checksum()
+        for policy in SelectionPolicy.allCases {
+            let selection = Library.select(from: candidates, policy: policy, history: history, seed: 9)
+            expect(selection.tracks.count == 120, "selection by " + policy.configName + " chose " + String(selection.tracks.count))
+            for track in selection.tracks { checksum.add(track.bytes) }
+        }
+        let m3u = Array("\u{FEFF}#EXTM3U\r\n#EXTINF:1,x\r\nArtist 1\\Album 1\\1.mp3\r\n./Artist 2/Album 2/2.mp3\r\nmissing.mp3\r\nhttp://x/y.mp3\r\n".utf8)
+        let listed = Library.select(playlist: Playlist(name: "shfl.m3u", contents: m3u), from: candidates)
+        expect(listed.tracks == [TrackPath("Artist 1/Album 1/1.mp3"), TrackPath("Artist 2/Album 2/2.mp3")], "playlist chose " + String(listed.tracks.count) + " tracks")
+        expect(listed.notes.count == 2, "playlist gave " + String(listed.notes.count) + " notes")
+        lines.append("selection: 5000 files, 5 policies x 120, playlist " + listed.capacityDescription + ", checksum " + checksum.hex)
+    }
+
+    /// 1,000 bouncy presses of PLAY give exactly 1,000 play/pause gestures; a 6 s hold gives
+    /// the capacity and power-off gestures.
+    mutating func checkGestures() {
+        var generator = SeededGenerator(seed: 1_000)
+        var input = ButtonInput(settings: .standard, initialLevels: [.play: .released, .skip: .released], now: .zero)
+        var now = Instant.milliseconds(100)
+        var gestures: [RecognizedGesture] = []
+        var checksum = Checksum()
+        func bounce(to level: ButtonLevel, at start: Instant, _ generator: inout SeededGenerator) -> [ButtonEdge] {
+            let count = 1 + 2 * generator.next(below: 10)  // odd: ends at `level`
+            var edges: [ButtonEdge] = []
+            var time = start
+            for edge in 0..<count {
+                let toward = edge % 2 == 0 ? level : (level == .pressed ? .released : .pressed)
+                edges.append(ButtonEdge(button: .play, level: toward, time: time))
+                time = time + .microseconds(Int64(1 + generator.next(below: 1_400)))
+            }
+            return edges
+        }
+        for _ in 0..<1_000 {
+            let down = bounce(to: .pressed, at: now, &generator)
+            now = now + .milliseconds(Int64(50 + generator.next(below: 400)))
+            let up = bounce(to: .released, at: now, &generator)
+            now = now + .milliseconds(Int64(60 + generator.next(below: 400)))
+            gestures += input.handle(down + up, now: now)
+            gestures += input.advance(to: now)
+        }
+        gestures += input.handle([ButtonEdge(button: .play, level: .pressed, time: now)], now: now)
+        gestures += input.advance(to: now + .seconds(7))
+        for gesture in gestures { checksum.add(Int(gesture.time.nanoseconds)) }
+        let presses = gestures.filter { $0.gesture == .playPause }.count
+        expect(presses == 1_000, "1000 bouncy presses gave " + String(presses) + " play/pause")
+        expect(gestures.suffix(2).map { $0.gesture } == [.announceCapacity, .powerOff], "a 7 s hold did not give capacity then power-off")
+        lines.append("gestures: 1000 bouncy presses -> " + String(presses) + " play/pause, hold -> capacity, power-off, checksum " + checksum.hex)
+    }
+
+    /// Ten seconds of every state's LED pattern, a press flicker and the capacity code for 47.
+    mutating func checkLight() {
+        let states: [PlaybackState] = [.empty, .stopped, .loading(TrackPath("a.mp3")), .playing(TrackPath("a.mp3")), .paused(TrackPath("a.mp3")), .error(.allTracksFailed(count: 3))]
+        var checksum = Checksum()
+        var changes = 0
+        for state in states {
+            var schedule = LightSchedule(showing: LightPatterns.pattern(for: state), from: .zero)
+            schedule.acknowledge(at: .milliseconds(1_234))
+            for change in schedule.timeline(from: .zero, until: .milliseconds(10_000)) {
+                checksum.add(Int(change.instant.nanoseconds))
+                checksum.add(change.lit ? 1 : 0)
+                changes += 1
+            }
+        }
+        var schedule = LightSchedule(showing: LightPatterns.pattern(for: .playing(TrackPath("a.mp3"))), from: .zero)
+        schedule.announce(count: 47, at: .zero)
+        let code = schedule.timeline(from: .zero, until: .milliseconds(20_000))
+        let blinks = code.filter { $0.lit }.count
+        expect(blinks == 4 + 7 + 1, "capacity code for 47 lit " + String(blinks) + " times")
+        for change in code { checksum.add(Int(change.instant.nanoseconds)) }
+        lines.append("light: 6 patterns x 10 s, " + String(changes) + " changes, capacity 47 -> " + String(blinks - 1) + " blinks, checksum " + checksum.hex)
+    }
+
+    /// A stick's state survives encoding; a damaged or cut copy is refused.
+    mutating func checkStateCodec() {
+        var history: [TrackPath: PlayRecord] = [:]
+        let order = (0..<120).map { TrackPath("Música/" + String($0) + " ü%\n.mp3") }
+        for (index, track) in order.enumerated() { history[track] = PlayRecord(playCount: index, lastPlayed: Int64(index * 3)) }
+        let state = StickState(stick: StickID(uuid: "5E1F-C4EC"), order: order, cursor: 17, position: .milliseconds(83_250), cycle: 4, generatorState: 0xDEAD_BEEF_F00D, volume: 65, history: history, playSerial: 360)
+        let bytes = StickStateCodec.encode(state)
+        do {
+            let decoded = try StickStateCodec.decode(bytes)
+            expect(decoded == state, "state changed in a round trip")
+        } catch {
+            expect(false, "state round trip: " + error.description)
+        }
+        var damaged = bytes
+        damaged[damaged.count / 2] ^= 0x20
+        let refusedDamage = (try? StickStateCodec.decode(damaged)) == nil
+        let refusedCut = (try? StickStateCodec.decode(Array(bytes.dropLast(3)))) == nil
+        expect(refusedDamage && refusedCut, "a damaged or truncated state was accepted")
+        var checksum = Checksum()
+        checksum.add(bytes)
+        lines.append("state: 120 tracks, " + String(bytes.count) + " bytes, round trip ok, damage refused, checksum " + checksum.hex)
+    }
+
     /// Plays one track from the decoder into the sink; returns the frames written and, if it
     /// stopped early, why.
     static func playThrough(_ path: FilePath, decoder: some TrackDecoder, sink: some AudioSink, buffer: inout [Int16]) -> (frames: Int, problem: String?) {

@@ -67,7 +67,7 @@ import Testing
         broken.cursor = 2
         let error = try #require(throws: StoreError.self) { try store.save(broken) }
         #expect(
-            error == .io("state of stick 1A2B-3C4D not saved: cursor 2 is out of range for an order of 2 tracks (0...1)"))
+            error == .invalid(StickID(uuid: "1A2B-3C4D"), reason: "cursor 2 is out of range for an order of 2 tracks (0...1)"))
         #expect(try store.load(stick) == state)
     }
 
