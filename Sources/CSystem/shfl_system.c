@@ -13,6 +13,9 @@ __attribute__((constructor)) static void shfl_capture_arguments(int argc, char *
     captured_argv = argv;
 }
 
+const char *shfl_errno_name(int code) { return strerrorname_np(code); }
+const char *shfl_errno_description(int code) { return strerrordesc_np(code); }
+
 int shfl_argc(void) { return captured_argc; }
 char *const *shfl_argv(void) { return captured_argv; }
 

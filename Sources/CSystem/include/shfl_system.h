@@ -2,21 +2,44 @@
 // Glibc (which does not exist for the Embedded *-none-elf triples), so there is one way in.
 #pragma once
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/timerfd.h>
 #include <sys/types.h>
+#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
 /// The calling thread's `errno` (a macro in C, so not importable as a variable).
 static inline int shfl_errno(void) { return errno; }
+
+/// The symbolic name of an errno value ("ENOENT"), or NULL if unknown (glibc `strerrorname_np`).
+const char *shfl_errno_name(int code);
+/// The English description of an errno value ("No such file or directory"), or NULL
+/// (glibc `strerrordesc_np`: thread-safe and locale-independent, unlike `strerror`).
+const char *shfl_errno_description(int code);
+
+/// `open(2)` with a mode (variadic in C, so not importable).
+static inline int shfl_open(const char *path, int flags, mode_t mode) { return open(path, flags, mode); }
+
+/// `fcntl(fd, F_GETFL)` and `fcntl(fd, F_SETFL, flags)` (variadic in C, so not importable).
+static inline int shfl_fcntl_getfl(int fd) { return fcntl(fd, F_GETFL); }
+static inline int shfl_fcntl_setfl(int fd, int flags) { return fcntl(fd, F_SETFL, flags); }
 
 /// `argc` and `argv` as the C runtime passed them to `main`, captured by an ELF constructor
 /// (Embedded Swift has no `CommandLine`).
