@@ -9,6 +9,8 @@ what="${1:-all}"
 host_packages=(
   pkg-config file binutils
   libmpg123-dev libasound2-dev libgpiod-dev libudev-dev
+  # audio fixtures and references (tests/fixtures/make-audio-fixtures.sh)
+  sox lame mpg123 python3
 )
 # The aarch64 firmware links against Debian's arm64 libraries (multiarch) and
 # runs under qemu-user in the tests.
