@@ -36,9 +36,11 @@ public final class SimulatedAudioSink: AudioSink {
         self.samples.append(contentsOf: samples)
     }
 
-    public func setPaused(_ paused: Bool) throws(DeviceError) {
+    @discardableResult
+    public func setPaused(_ paused: Bool) throws(DeviceError) -> Int {
         try failIfAsked()
         isPaused = paused
+        return 0
     }
 
     public func discard() throws(DeviceError) {
