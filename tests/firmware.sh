@@ -39,6 +39,37 @@ check "firmware links no Swift runtime library" bash -c "! qemu-aarch64-static /
 # swapped). The toolsets disable the object-outliner pass; no such symbol may appear.
 check "firmware objects define no order-numbered constant arrays (see DEVELOPERS.md)" \
   bash -c "! find .build-firmware-x86_64 .build-firmware-aarch64 -name '*.o' -exec nm {} + 2>/dev/null | grep -E ' [VvWw] .*Tv[0-9]*_r\$'"
+# Audio end to end: each firmware plays fixtures through libmpg123 and alsa-lib's file plugin;
+# the capture must be bit-exact with mpg123 -s of the same architecture (arm64 libmpg123 rounds
+# differently from amd64's in about 0.1% of samples, by 1 LSB: compare like with like).
+fixtures=.build-fixtures/audio
+tests/fixtures/make-audio-fixtures.sh "$fixtures"
+arm64_mpg123=.build-fixtures/mpg123-arm64
+if [ ! -x "$arm64_mpg123/usr/bin/mpg123.bin" ]; then
+  mkdir -p "$arm64_mpg123"
+  (cd "$arm64_mpg123" && apt-get download -q mpg123:arm64 >/dev/null && dpkg -x mpg123_*_arm64.deb .)
+fi
+plays_bit_exact() { # plays_bit_exact ARCH FILE
+  local capture="$work/$1-$2.raw" reference="$work/$1-$2.ref"
+  if [ "$1" = aarch64 ]; then
+    qemu-aarch64-static "$out/aarch64/shfl" play-file "$fixtures/$2.mp3" --device "file:'$capture',raw" >/dev/null &&
+      qemu-aarch64-static "$arm64_mpg123/usr/bin/mpg123.bin" -q -s "$fixtures/$2.mp3" >"$reference"
+  else
+    "$out/x86_64/shfl" play-file "$fixtures/$2.mp3" --device "file:'$capture',raw" >/dev/null &&
+      cp "$fixtures/$2.raw" "$reference"
+  fi && cmp "$capture" "$reference"
+}
+for track in stereo44 mono22 vbr; do
+  check "x86_64 firmware plays $track.mp3 bit-exactly through ALSA" plays_bit_exact x86_64 $track
+  check "aarch64 firmware plays $track.mp3 bit-exactly through ALSA (qemu)" plays_bit_exact aarch64 $track
+done
+skips_broken_file() { # the broken file is named with its reason, and the exit status is 1
+  local status=0
+  "$out/x86_64/shfl" play-file "$fixtures/random.mp3" --device null 2>"$work/broken.err" >/dev/null || status=$?
+  cat "$work/broken.err"
+  [ "$status" -eq 1 ] && grep -q "random.mp3: unsupported format" "$work/broken.err"
+}
+check "firmware play-file skips a broken file with its reason and exits 1" skips_broken_file
 check "aarch64 firmware reports its linked C libraries" bash -c "qemu-aarch64-static '$out/aarch64/shfl' version | grep -q 'libgpiod 1.6'"
 
 echo

@@ -12,6 +12,7 @@ enum ShflCommand {
         usage: shfl COMMAND
           version      print the version and the linked libraries
           self-check   run the core's built-in self-check and print its checksums
+          play-file FILE... [--device PCM]   play MP3 files through libmpg123 and ALSA
         """
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -22,6 +23,8 @@ enum ShflCommand {
             return 0
         case "self-check":
             return SelfCheck.run()
+        case "play-file":
+            return PlayFileCommand.run(Array(arguments.dropFirst(2)))
         case "help", "--help", "-h":
             StandardStreams.writeLine(usage)
             return 0
