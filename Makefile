@@ -8,18 +8,21 @@ ARM64_PKG_CONFIG := /usr/lib/aarch64-linux-gnu/pkgconfig
 # Where the firmware binaries land: out/firmware/<arch>/shfl
 OUT := out
 
-.PHONY: help deps deps-host deps-firmware build demo test test-host test-core-purity firmware firmware-x86_64 firmware-aarch64 test-firmware clean
+.PHONY: help deps deps-host deps-firmware deps-bench bench build demo test test-host test-core-purity firmware firmware-x86_64 firmware-aarch64 test-firmware clean
 
 help:
 	@echo "make demo    build the player and run it (for now: the core's self-check)"
 	@echo "make test    install what is missing, run every test and both firmware builds"
+	@echo "make bench   print the audio benchmark (instructions and peak RSS against mpg123, mpd)"
 	@echo "make firmware  build the Embedded Swift firmware for aarch64 and x86_64 into $(OUT)/firmware"
 
-deps: deps-host deps-firmware
+deps: deps-host deps-firmware deps-bench
 deps-host:
 	@scripts/install-deps.sh host
 deps-firmware:
 	@scripts/install-deps.sh firmware
+deps-bench:
+	@scripts/install-deps.sh bench
 
 build: deps-host
 	$(SWIFT) build
@@ -27,8 +30,12 @@ build: deps-host
 demo: build
 	$$($(SWIFT) build --show-bin-path)/shfl self-check
 
-test: deps test-core-purity test-host test-firmware
+test: deps test-core-purity test-host test-firmware bench
 	@echo "make test: all passed"
+
+# Benchmarks print numbers (ratios against peers measured in the same run); they assert nothing.
+bench: deps-bench firmware-x86_64 build
+	bench/audio.sh
 
 # The core stays pure: no C module, no Glibc, no Foundation (STYLE.md).
 test-core-purity:

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages Shfl needs, only those missing.
-# Usage: scripts/install-deps.sh [host|firmware|all]   (default: all)
+# Usage: scripts/install-deps.sh [host|firmware|bench|all]   (default: all)
 # Uses sudo when not root. Idempotent: a second run installs nothing.
 set -euo pipefail
 
@@ -12,6 +12,8 @@ host_packages=(
   # audio fixtures and references (tests/fixtures/make-audio-fixtures.sh)
   sox lame mpg123 python3
 )
+# Benchmarks (bench/): instruction counts, peak RSS, and the peers measured in the same run.
+bench_packages=(valgrind time mpd mpg123)
 # The aarch64 firmware links against Debian's arm64 libraries (multiarch) and
 # runs under qemu-user in the tests.
 firmware_packages=(
@@ -22,8 +24,9 @@ firmware_packages=(
 case "$what" in
   host) wanted=("${host_packages[@]}") ;;
   firmware) wanted=("${firmware_packages[@]}") ;;
-  all) wanted=("${host_packages[@]}" "${firmware_packages[@]}") ;;
-  *) echo "usage: $0 [host|firmware|all]" >&2; exit 2 ;;
+  bench) wanted=("${bench_packages[@]}") ;;
+  all) wanted=("${host_packages[@]}" "${firmware_packages[@]}" "${bench_packages[@]}") ;;
+  *) echo "usage: $0 [host|firmware|bench|all]" >&2; exit 2 ;;
 esac
 
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
