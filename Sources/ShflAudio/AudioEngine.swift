@@ -43,9 +43,14 @@ public final class AudioEngine<Decoder: TrackDecoder, Sink: AudioSink> {
     }
 
     /// Starts the audio thread. With `realTimePriority`, it asks for SCHED_FIFO at that
-    /// priority and reports a warning (once, as `deviceFailed`) when not permitted.
-    public func start(realTimePriority: Int32? = nil) throws(Errno) {
+    /// priority; with `lockMemory`, it locks the process in RAM (`mlockall`) so page faults
+    /// cannot stall playback. Either refused (EPERM) is reported once, as `deviceFailed`, and
+    /// playback goes on without it.
+    public func start(realTimePriority: Int32? = nil, lockMemory: Bool = false) throws(Errno) {
         guard thread == nil else { return }
+        if lockMemory && mlockall(MCL_CURRENT | MCL_FUTURE) != 0 {
+            report(.deviceFailed("memory not locked (" + Errno.current.description + "); playing without mlockall"))
+        }
         thread = try SystemThread { [self] in
             if let priority = realTimePriority {
                 do throws(Errno) {
@@ -102,6 +107,11 @@ public final class AudioEngine<Decoder: TrackDecoder, Sink: AudioSink> {
     private var gainQ15: Int32 = 1 << 15
     private var reportedUnderruns = 0
     private var retryDelayMilliseconds: Int32 = 0
+    /// A track ended and nothing followed yet: if no command comes soon, let the device play
+    /// out what it holds (instead of running dry into an underrun).
+    private var drainPending = false
+    /// How long the thread waits for the next track before draining.
+    private let drainGraceMilliseconds: Int32 = 250
 
     private func report(_ report: AudioReport) {
         reports.push(report)
@@ -112,8 +122,17 @@ public final class AudioEngine<Decoder: TrackDecoder, Sink: AudioSink> {
         var buffer = [Int16](repeating: 0, count: chunkFrames * 2)
         while !quitRequested.load(ordering: .acquiring) {
             if playback != .playing || retryDelayMilliseconds > 0 {
-                waitForCommand(timeoutMilliseconds: playback == .playing ? retryDelayMilliseconds : -1)
+                let timeout = playback == .playing ? retryDelayMilliseconds : (drainPending ? drainGraceMilliseconds : -1)
+                let commanded = waitForCommand(timeoutMilliseconds: timeout)
                 if retryDelayMilliseconds > 0 && playback == .playing { retryDevice() }
+                if drainPending && !commanded {
+                    drainPending = false
+                    do {
+                        try sink.drain()
+                    } catch {
+                        deviceFailed(error)
+                    }
+                }
             }
             while let command = commands.pop() { handle(command) }
             if playback == .playing && retryDelayMilliseconds == 0 {
@@ -123,14 +142,16 @@ public final class AudioEngine<Decoder: TrackDecoder, Sink: AudioSink> {
         decoder.close()
     }
 
-    private func waitForCommand(timeoutMilliseconds: Int32) {
+    /// Waits until a command is queued or the timeout passes (-1: no timeout); true if one came.
+    private func waitForCommand(timeoutMilliseconds: Int32) -> Bool {
         var poller = Poller()
         poller.watch(commandNotifier.descriptor)
         _ = try? poller.wait(timeoutMilliseconds: timeoutMilliseconds)
-        _ = commandNotifier.drain()
+        return commandNotifier.drain() > 0
     }
 
     private func handle(_ command: AudioCommand) {
+        if case .setVolume = command {} else { drainPending = false }
         switch command {
         case .play(let path, let start, let newTicket):
             if playback != .idle { discardQueued() }
@@ -249,6 +270,7 @@ public final class AudioEngine<Decoder: TrackDecoder, Sink: AudioSink> {
             configureSink()
         case .endOfTrack:
             playback = .idle
+            drainPending = true
             if startPending, let info {
                 // An empty track still "started" before it finished, for the player's sake.
                 startPending = false

@@ -17,10 +17,15 @@ public final class SimulatedAudioSink: AudioSink {
     public var underruns = 0
     /// When set, the next call that can fail fails with this error, once.
     public var nextFailure: DeviceError?
+    /// When set, every call that can fail fails with this error (a device that is gone).
+    public var persistentFailure: DeviceError?
+    /// Calls of `configure`, successful or not (to check back-off).
+    public private(set) var configureAttempts = 0
 
     public init() {}
 
     public func configure(_ format: AudioFormat) throws(DeviceError) {
+        configureAttempts += 1
         try failIfAsked()
         self.format = format
         configurations.append(format)
@@ -60,6 +65,7 @@ public final class SimulatedAudioSink: AudioSink {
     }
 
     private func failIfAsked() throws(DeviceError) {
+        if let failure = persistentFailure { throw failure }
         if let failure = nextFailure {
             nextFailure = nil
             throw failure
