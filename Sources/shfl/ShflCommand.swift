@@ -12,6 +12,7 @@ enum ShflCommand {
         usage: shfl COMMAND
           version      print the version and the linked libraries
           self-check   run the core's built-in self-check and print its checksums
+          scan PATH    show the tracks a stick would load, "N/120", the policy and every skip
         """
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -22,6 +23,7 @@ enum ShflCommand {
             return 0
         case "self-check":
             return SelfCheck.run()
+        case "scan": return ScanCommand.run(Array(arguments.dropFirst(2)))
         case "help", "--help", "-h":
             StandardStreams.writeLine(usage)
             return 0
