@@ -24,6 +24,7 @@ enum ShflCommand {
         case "self-check":
             return SelfCheck.run()
         case "scan": return ScanCommand.run(Array(arguments.dropFirst(2)))
+        case "state-writer": return StateWriterCommand.run(Array(arguments.dropFirst(2)))  // test aid, not in the usage
         case "help", "--help", "-h":
             StandardStreams.writeLine(usage)
             return 0
