@@ -1,3 +1,5 @@
+import ShflCore
+
 /// How much work a `StickScanner` does at most on one stick (SPEC §2: a hostile or huge stick
 /// cannot hang or exhaust the device). Config settings; the defaults suit a Pi Zero.
 public struct ScanLimits: Hashable, Sendable, CustomStringConvertible {
