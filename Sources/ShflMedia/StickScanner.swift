@@ -186,9 +186,9 @@ public struct StickScanner {
             do {
                 directory = try frame.stream.descriptor.openSubdirectory(name)
             } catch {
-                if error == Errno(ELOOP) {
-                    // Replaced by a link since fstatat looked.
-                    result.skip(.symbolicLink, path, "symbolic link, not followed", limit: limits.maximumNotes)
+                if error == Errno(ENOTDIR) || error == Errno(ELOOP) {
+                    // Replaced (by a link or a file) since fstatat looked: never followed.
+                    result.skip(.unreadable, path, "no longer a folder (changed during the scan); not entered", limit: limits.maximumNotes)
                 } else {
                     result.skip(.unreadable, path, "cannot open the folder: " + error.description, limit: limits.maximumNotes)
                 }

@@ -17,8 +17,9 @@ extension FileDescriptor {
     }
 
     /// `openat(2)` of the directory `name` in this directory without following a symbolic
-    /// link (`O_DIRECTORY | O_NOFOLLOW`, read-only, non-blocking): fails with `ELOOP` or
-    /// `ENOTDIR` for anything but a real directory.
+    /// link (`O_DIRECTORY | O_NOFOLLOW`, read-only, non-blocking): fails with `ENOTDIR` for
+    /// anything but a real directory, a symbolic link included (Linux checks `O_DIRECTORY`
+    /// first; `ELOOP` where it would not).
     public func openSubdirectory(_ name: [UInt8]) throws(Errno) -> FileDescriptor {
         try openEntry(name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK)
     }
