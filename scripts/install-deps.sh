@@ -9,7 +9,7 @@ what="${1:-all}"
 host_packages=(
   pkg-config file binutils
   libmpg123-dev libasound2-dev libgpiod-dev libudev-dev
-  # The media adapter tests: a real systemd-udevd (started by the test), FAT and ext4 images
+  # The media adapter tests: a real systemd-udevd (started by the test), FAT, exFAT and ext4 images
   # on loop devices (losetup and mount come with util-linux and mount).
   udev dosfstools exfatprogs e2fsprogs
 )
