@@ -24,7 +24,7 @@ enum MediaTestSupport {
 
     /// Runs a program to its end; returns its exit status and output (stdout then stderr).
     @discardableResult
-    static func run(_ program: String, _ arguments: [String], check: Bool = true, input: String? = nil) throws -> (status: Int32, output: String) {
+    static func run(_ program: String, _ arguments: [String], check: Bool = true) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program.hasPrefix("/") ? program : (which(program) ?? program))
         process.arguments = arguments
@@ -32,13 +32,7 @@ enum MediaTestSupport {
         let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
-        let feed = Pipe()
-        process.standardInput = input == nil ? FileHandle.nullDevice : feed
         try process.run()
-        if let input {
-            feed.fileHandleForWriting.write(Data(input.utf8))
-            try? feed.fileHandleForWriting.close()
-        }
         let out = output.fileHandleForReading.readDataToEndOfFile()
         let err = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
