@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "ShflSystem", dependencies: ["ShflCore", "CSystem"]),
         .target(name: "ShflAudio", dependencies: ["ShflCore", "ShflSystem", "CMpg123", "CALSA"]),
         .target(name: "ShflGPIO", dependencies: ["ShflCore", "ShflSystem", "CGPIOD"]),
-        .target(name: "ShflMedia", dependencies: ["ShflCore", "ShflSystem", "CUdev"]),
+        .target(name: "ShflMedia", dependencies: ["ShflCore", "ShflSystem", "CSystem", "CUdev"]),
 
         // The composition root.
         .executableTarget(

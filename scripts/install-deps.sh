@@ -11,6 +11,9 @@ host_packages=(
   libmpg123-dev libasound2-dev libgpiod-dev libudev-dev
   # audio fixtures and references (tests/fixtures/make-audio-fixtures.sh)
   sox lame mpg123 python3
+  # The media adapter tests: a real systemd-udevd (started by the test), FAT, exFAT and ext4 images
+  # on loop devices (losetup and mount come with util-linux and mount).
+  udev dosfstools exfatprogs e2fsprogs
 )
 # Benchmarks (bench/): instruction counts, peak RSS, and the peers measured in the same run.
 bench_packages=(valgrind time mpd mpg123)

@@ -72,6 +72,39 @@ skips_broken_file() { # the broken file is named with its reason, and the exit s
 check "firmware play-file skips a broken file with its reason and exits 1" skips_broken_file
 check "aarch64 firmware reports its linked C libraries" bash -c "qemu-aarch64-static '$out/aarch64/shfl' version | grep -q 'libgpiod 1.6'"
 
+# The stick scanner and the state store in the firmware: `shfl scan` of a hostile little tree
+# (links, a FIFO named .mp3, invalid UTF-8, a playlist) prints what the host prints (the time
+# taken aside), and `shfl state-writer` writes the bytes the host writes.
+stick="$work/stick"
+mkdir -p "$stick/Album/.hidden" "$stick/Deep/1/2/3/4/5/6/7/8/9"
+touch "$stick/Album/a.mp3" "$stick/Album/B.MP3" "$stick/Album/cover.jpg" "$stick/Deep/1/2/3/4/5/6/7/8/9/deep.mp3" \
+  "$stick/$(printf 'bad\377name.mp3')" "$stick/$(printf 'new\nline.mp3')"
+ln -s /etc "$stick/etc"; ln -s /etc/passwd "$stick/passwd.mp3"; mkfifo "$stick/pipe.mp3"
+printf '#EXTM3U\r\nAlbum\\b.mp3\r\nmissing.mp3\r\n' > "$stick/shfl.m3u"
+scan_of() { # scan_of NAME COMMAND...: `shfl scan` of the tree, saved as NAME.scan without the time taken
+  local name="$1"; shift
+  "$@" scan "$stick" >"$work/$name.raw" 2>&1 || return 1
+  sed '1s/, [0-9.]*ms;/;/' "$work/$name.raw" >"$work/$name.scan"
+}
+same_scan() { # same_scan NAME COMMAND...: the scan by COMMAND equals the host's
+  scan_of "$@" && diff -u "$work/host.scan" "$work/$1.scan"
+}
+states_of() { # states_of NAME COMMAND...: three saves by `shfl state-writer`, kept as NAME.state
+  local name="$1"; shift
+  rm -rf "$work/states"
+  "$@" state-writer "$work/states" 40 3 >/dev/null && cp "$work/states/stick-C0FF-EE00.state" "$work/$name.state"
+}
+same_states() {
+  states_of host "$host_shfl" && states_of x86_64 "$out/x86_64/shfl" && states_of aarch64 qemu-aarch64-static "$out/aarch64/shfl" &&
+    cmp "$work/host.state" "$work/x86_64.state" && cmp "$work/host.state" "$work/aarch64.state"
+}
+scan_of host "$host_shfl"
+check "host shfl scan of a hostile tree finds what it should" \
+  grep -qx '1/120 tracks, chosen by playlist shfl.m3u from 4 MP3 files' "$work/host.scan"
+check "x86_64 firmware shfl scan prints the same as the host" same_scan x86_64 "$out/x86_64/shfl"
+check "aarch64 firmware shfl scan prints the same as the host" same_scan aarch64 qemu-aarch64-static "$out/aarch64/shfl"
+check "x86_64 and aarch64 firmware write the state file the host writes" same_states
+
 echo
 echo "self-check (aarch64):"
 sed 's/^/  /' "$work/aarch64.txt"

@@ -13,6 +13,7 @@ enum ShflCommand {
           version      print the version and the linked libraries
           self-check   run the core's built-in self-check and print its checksums
           play-file FILE... [--device PCM]   play MP3 files through libmpg123 and ALSA
+          scan PATH    show the tracks a stick would load, "N/120", the policy and every skip
         """
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -25,6 +26,8 @@ enum ShflCommand {
             return SelfCheck.run()
         case "play-file":
             return PlayFileCommand.run(Array(arguments.dropFirst(2)))
+        case "scan": return ScanCommand.run(Array(arguments.dropFirst(2)))
+        case "state-writer": return StateWriterCommand.run(Array(arguments.dropFirst(2)))  // test aid, not in the usage
         case "help", "--help", "-h":
             StandardStreams.writeLine(usage)
             return 0

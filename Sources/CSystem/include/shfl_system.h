@@ -45,3 +45,31 @@ static inline int shfl_fcntl_setfl(int fd, int flags) { return fcntl(fd, F_SETFL
 /// (Embedded Swift has no `CommandLine`).
 int shfl_argc(void);
 char *const *shfl_argv(void);
+
+// ---- Media (USB stick: directory walking, state files, mounting) ----------------------------
+// <sys/mount.h> above gives mount(2) and umount2(2); <dirent.h> and <sys/stat.h> the rest.
+
+/// `openat(2)` with a mode (variadic in C, so not importable).
+static inline int shfl_openat(int directory, const char *path, int flags, mode_t mode) {
+    return openat(directory, path, flags, mode);
+}
+
+/// `readdir(3)` with its error made explicit: NULL with `*error == 0` at the end of the
+/// directory, NULL with `*error` set to `errno` on failure (readdir only signals it in errno).
+static inline struct dirent *shfl_readdir(DIR *directory, int *error) {
+    errno = 0;
+    struct dirent *entry = readdir(directory);
+    *error = entry == NULL ? errno : 0;
+    return entry;
+}
+
+/// The NUL-terminated name of a directory entry (a fixed-size C array, which Swift sees as a
+/// 256-element tuple).
+static inline const char *shfl_dirent_name(const struct dirent *entry) { return entry->d_name; }
+
+/// The entry's `d_type` (`DT_REG`, `DT_DIR`, `DT_LNK`, ..., or `DT_UNKNOWN` when the file
+/// system does not say).
+static inline unsigned char shfl_dirent_type(const struct dirent *entry) { return entry->d_type; }
+
+/// The file type bits of `st_mode` (`st_mode & S_IFMT`; `S_IFMT` is a nested macro).
+static inline unsigned int shfl_file_type(mode_t mode) { return mode & S_IFMT; }

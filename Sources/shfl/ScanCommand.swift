@@ -1,0 +1,78 @@
+import ShflCore
+import ShflMedia
+import ShflSystem
+
+/// `shfl scan PATH [--policy NAME] [--seed N] [--max-depth N] [--max-entries N]
+/// [--time-limit-ms N]`: scans a mounted stick (or any folder) as the player would, and prints
+/// what was skipped and why, the tracks chosen, "N/120" and the policy or playlist that chose.
+/// Exit status 0, 1 when PATH cannot be scanned, 2 for a usage error.
+enum ScanCommand {
+    static let usage = "usage: shfl scan PATH [--policy alphabetical|recently-added|most-played|recently-played|random] [--seed N] [--max-depth N] [--max-entries N] [--time-limit-ms N]"
+
+    static func run(_ arguments: [String]) -> Int32 {
+        var path: String?
+        var policy = SelectionPolicy.default
+        var seed: UInt64 = 0
+        var limits = ScanLimits.standard
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            let value = index + 1 < arguments.count ? arguments[index + 1] : nil
+            switch argument {
+            case "--policy":
+                guard let value, let parsed = SelectionPolicy(configName: value) else {
+                    return usageError("--policy needs one of alphabetical, recently-added, most-played, recently-played, random")
+                }
+                policy = parsed
+                index += 2
+            case "--seed", "--max-depth", "--max-entries", "--time-limit-ms":
+                guard let value, let number = Int(value), number >= 0 else {
+                    return usageError(argument + " needs a number >= 0")
+                }
+                switch argument {
+                case "--seed": seed = UInt64(number)
+                case "--max-depth": limits.maximumDepth = number
+                case "--max-entries": limits.maximumEntries = number
+                default: limits.timeLimit = .milliseconds(Int64(number))
+                }
+                index += 2
+            default:
+                guard path == nil, !argument.hasPrefix("--") else {
+                    return usageError("unexpected argument '" + argument + "'")
+                }
+                path = argument
+                index += 1
+            }
+        }
+        guard let path else { return usageError("PATH is missing") }
+
+        let scanner = StickScanner(limits: limits, clock: SystemMonotonicClock())
+        let scan: StickScan
+        do {
+            scan = try scanner.scan(FilePath(path))
+        } catch {
+            StandardStreams.writeLine("shfl scan: " + error.description, toError: true)
+            return 1
+        }
+        let selection = scan.selection(policy: policy, seed: seed)
+        StandardStreams.writeLine(scan.root.description + ": " + scan.summary)
+        StandardStreams.writeLine("limits: " + limits.description)
+        if let stop = scan.stop { StandardStreams.writeLine("scan " + stop.description) }
+        for note in scan.notes { StandardStreams.writeLine("skipped " + note.description) }
+        if scan.unlistedNotes > 0 {
+            StandardStreams.writeLine(String(scan.unlistedNotes) + " more skipped entries not listed one by one")
+        }
+        for note in selection.notes { StandardStreams.writeLine(note.description) }
+        StandardStreams.writeLine("tracks:")
+        for track in selection.tracks { StandardStreams.writeLine("  " + track.description) }
+        StandardStreams.writeLine(selection.capacityDescription + " tracks, chosen by " + selection.source.description
+            + " from " + String(selection.candidateCount) + " MP3 files")
+        return 0
+    }
+
+    private static func usageError(_ message: String) -> Int32 {
+        StandardStreams.writeLine("shfl scan: " + message, toError: true)
+        StandardStreams.writeLine(usage, toError: true)
+        return 2
+    }
+}

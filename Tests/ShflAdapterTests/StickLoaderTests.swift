@@ -1,0 +1,229 @@
+import Foundation
+import ShflCore
+import ShflMedia
+import ShflSimulated
+import ShflSystem
+import Testing
+
+/// The way from hot-plug events to the player, with directories standing in for sticks and the
+/// real file store: per-stick resume (SPEC §1.4, §8), one stick at a time, failures.
+final class StickRig {
+    let mounter = DirectoryMediaMounter()
+    let store: FileStateStore
+    let loader: StickLoader
+    var player = Player()
+    var logs: [LogMessage] = []
+    var failures: [String] = []
+
+    init(stateDirectory: String, policy: SelectionPolicy = .alphabetical, mounter: (any MediaMounter)? = nil) throws {
+        store = try FileStateStore(directory: stateDirectory)
+        loader = StickLoader(mounter: mounter ?? self.mounter, store: store, scanner: StickScanner(clock: SystemMonotonicClock()), policy: policy)
+    }
+
+    /// Hands a hot-plug event to the loader and its inputs to the player.
+    @discardableResult
+    func send(_ event: MediaEvent, seed: UInt64 = 7) -> StickLoader.Outcome {
+        let outcome = loader.handle(event, seed: seed)
+        logs += outcome.logs
+        if let failure = outcome.failure { failures.append(failure) }
+        for input in outcome.inputs { play(input) }
+        return outcome
+    }
+
+    /// Feeds the player and carries out its saves and logs.
+    func play(_ input: PlayerInput) {
+        for effect in player.handle(input) {
+            switch effect {
+            case .save(let state):
+                do { try store.save(state) } catch { Issue.record("save: \(error)") }
+            case .log(let message):
+                logs.append(message)
+            default:
+                break
+            }
+        }
+    }
+
+    /// The audio thread's reports for the current track: started, then `seconds` of progress.
+    func listen(seconds: Int64) {
+        play(.audioStarted(ticket: player.ticket))
+        for second in stride(from: 1, through: seconds, by: 1) {
+            play(.progress(ticket: player.ticket, position: .seconds(second)))
+        }
+    }
+
+    func finishTrack() {
+        play(.trackFinished(ticket: player.ticket))
+    }
+}
+
+@Suite struct StickLoaderTests {
+    static func stickFolder(_ label: String, tracks: Int) throws -> String {
+        let folder = try MediaTestSupport.temporaryDirectory(label)
+        for index in 0..<tracks {
+            try MediaTestSupport.makeDirectory(folder + "/Album \(index % 3)")
+            try MediaTestSupport.makeFile(folder + "/Album \(index % 3)/Track \(index).mp3", "x")
+        }
+        return folder
+    }
+
+    static func info(_ folder: String, uuid: String = "AAAA-0001") -> StickInfo {
+        StickInfo(source: folder, filesystem: "vfat", id: StickID(uuid: uuid), label: "TEST")
+    }
+
+    @Test func theSameStickResumesTheSameShuffleAtTheSameTrackAndPosition() throws {
+        let stick = try Self.stickFolder("resume", tracks: 10)
+        let state = try MediaTestSupport.temporaryDirectory("resume-state")
+        defer { [stick, state].forEach(MediaTestSupport.remove) }
+
+        let rig = try StickRig(stateDirectory: state)
+        rig.send(.arrived(Self.info(stick)))
+        #expect(rig.player.tracks.count == 10)
+        for _ in 0..<3 {
+            rig.listen(seconds: 3)
+            rig.finishTrack()
+        }
+        rig.listen(seconds: 31)
+        let order = rig.player.shuffle.order
+        let track = rig.player.currentTrack
+        #expect(track != nil)
+
+        // Pulled and plugged back: exactly where it was.
+        rig.send(.left(source: stick))
+        #expect(rig.player.state == .empty)
+        #expect(rig.mounter.journal == ["mount " + stick, "unmount " + stick])
+        rig.send(.arrived(Self.info(stick)), seed: 999)
+        #expect(rig.player.shuffle.order == order)
+        #expect(rig.player.currentTrack == track)
+        #expect(rig.player.position == .seconds(31))
+        #expect(rig.player.history.count == 4)
+
+        // Power cut (no save at removal): a new player resumes within 10 s of the position.
+        rig.listen(seconds: 47)
+        let rebooted = try StickRig(stateDirectory: state)
+        rebooted.send(.arrived(Self.info(stick)), seed: 12345)
+        #expect(rebooted.player.shuffle.order == order)
+        #expect(rebooted.player.currentTrack == track)
+        #expect(rebooted.player.position <= .seconds(47) && rebooted.player.position >= .seconds(37))
+    }
+
+    @Test func aChangedStickKeepsTheHistoryOfTracksStillThereAndReshuffles() throws {
+        let stick = try Self.stickFolder("changed", tracks: 8)
+        let state = try MediaTestSupport.temporaryDirectory("changed-state")
+        defer { [stick, state].forEach(MediaTestSupport.remove) }
+
+        let rig = try StickRig(stateDirectory: state)
+        rig.send(.arrived(Self.info(stick)))
+        for _ in 0..<8 {
+            rig.listen(seconds: 1)
+            rig.finishTrack()
+        }
+        let history = rig.player.history
+        #expect(history.count == 8)
+        rig.send(.left(source: stick))
+
+        // On a PC: one track deleted, two added.
+        let removed = TrackPath("Album 0/Track 0.mp3")
+        try FileManager.default.removeItem(atPath: stick + "/" + removed.description)
+        try MediaTestSupport.makeFile(stick + "/New 1.mp3", "x")
+        try MediaTestSupport.makeFile(stick + "/New 2.mp3", "x")
+        rig.send(.arrived(Self.info(stick)))
+        #expect(rig.player.tracks.count == 9)
+        #expect(Set(rig.player.shuffle.order.map { rig.player.tracks[$0] }) == Set(rig.player.tracks))
+        var kept = history
+        kept[removed] = nil
+        #expect(rig.player.history == kept)
+        #expect(rig.player.position == .zero)
+        #expect(rig.logs.contains { $0.text.contains("tracks changed since last time (8 then, 9 now, 7 in common); reshuffled, history kept") })
+    }
+
+    @Test func theHistoryFeedsThePolicyThatChoosesThe120() throws {
+        let stick = try Self.stickFolder("popular", tracks: 130)
+        let state = try MediaTestSupport.temporaryDirectory("popular-state")
+        defer { [stick, state].forEach(MediaTestSupport.remove) }
+        let favourite = TrackPath("Album 2/Track 98.mp3")  // the last in path order
+        let store = try FileStateStore(directory: state)
+        let saved = StickState(stick: StickID(uuid: "AAAA-0001"), history: [favourite: PlayRecord(playCount: 9, lastPlayed: 3)], playSerial: 3)
+        try store.save(saved)
+
+        let alphabetical = try StickRig(stateDirectory: state)
+        alphabetical.send(.arrived(Self.info(stick)))
+        #expect(alphabetical.player.tracks.count == 120 && !alphabetical.player.tracks.contains(favourite))
+        // (The player keeps the history of loaded tracks only, so that stick's next save
+        // dropped the favourite's: put it back.)
+        try store.save(saved)
+        let popular = try StickRig(stateDirectory: state, policy: .mostPlayed)
+        popular.send(.arrived(Self.info(stick)))
+        #expect(popular.player.tracks.count == 120 && popular.player.tracks.contains(favourite))
+        #expect(popular.logs.contains { $0.text.hasSuffix("130 MP3 files on the stick, 10 not loaded: at most 120 are loaded, chosen by policy most-played (list the tracks you want in shfl.m3u to choose yourself)") })
+    }
+
+    @Test func aSecondStickWaitsUntilTheFirstLeaves() throws {
+        let first = try Self.stickFolder("first", tracks: 3)
+        let second = try Self.stickFolder("second", tracks: 5)
+        let state = try MediaTestSupport.temporaryDirectory("two-state")
+        defer { [first, second, state].forEach(MediaTestSupport.remove) }
+
+        let rig = try StickRig(stateDirectory: state)
+        rig.send(.arrived(Self.info(first)))
+        let ignored = rig.send(.arrived(Self.info(second, uuid: "BBBB-0002")))
+        #expect(ignored.inputs.isEmpty)
+        #expect(ignored.logs.map { $0.description } == ["<5>stick TEST (BBBB-0002) on " + second + " [vfat] ignored: one stick at a time, and TEST (AAAA-0001) on " + first + " [vfat] is loaded; it loads when that one is removed"])
+        #expect(rig.player.tracks.count == 3)
+        #expect(rig.mounter.mounted.count == 1)
+
+        let swap = rig.send(.left(source: first))
+        #expect(swap.inputs.count == 2)
+        #expect(rig.player.stick == StickID(uuid: "BBBB-0002") && rig.player.tracks.count == 5)
+
+        // A waiting stick that leaves is forgotten.
+        rig.send(.arrived(Self.info(first)))
+        rig.send(.left(source: first))
+        rig.send(.left(source: second))
+        #expect(rig.player.state == .empty && rig.loader.current == nil && rig.loader.waiting.isEmpty)
+    }
+
+    @Test func aMountFailureIsReportedOnceAndNotRetried() throws {
+        let stick = try Self.stickFolder("failing", tracks: 3)
+        let state = try MediaTestSupport.temporaryDirectory("failing-state")
+        defer { [stick, state].forEach(MediaTestSupport.remove) }
+
+        let rig = try StickRig(stateDirectory: state)
+        rig.mounter.failMount(of: stick, reason: "I/O error reading the stick")
+        let outcome = rig.send(.arrived(Self.info(stick)))
+        #expect(outcome.inputs.isEmpty)
+        #expect(outcome.failure == "stick TEST (AAAA-0001) on " + stick + " [vfat]: cannot mount " + stick + ": I/O error reading the stick")
+        #expect(outcome.logs.map { $0.level } == [.error])
+        #expect(rig.mounter.journal.isEmpty)
+        #expect(rig.player.state == .empty)
+        // Nothing happens until the stick comes back.
+        #expect(rig.send(.left(source: stick)).inputs.isEmpty)
+        rig.mounter.clearFailure(of: stick)
+        rig.send(.arrived(Self.info(stick)))
+        #expect(rig.player.tracks.count == 3)
+    }
+
+    @Test func aCorruptStateIsSetAsideAndTheStickStartsAfresh() throws {
+        let stick = try Self.stickFolder("corrupt", tracks: 4)
+        let state = try MediaTestSupport.temporaryDirectory("corrupt-state")
+        defer { [stick, state].forEach(MediaTestSupport.remove) }
+        try MediaTestSupport.makeFile(state + "/stick-AAAA-0001.state", "shfl-stick-state 1\nstick AAAA-0001\nvol")
+
+        let rig = try StickRig(stateDirectory: state)
+        rig.send(.arrived(Self.info(stick)))
+        #expect(rig.player.tracks.count == 4)
+        #expect(rig.logs.contains { $0.level == .warning && $0.text.hasPrefix("state of stick AAAA-0001 is corrupt: " + state + "/stick-AAAA-0001.state: line 3: truncated") && $0.text.hasSuffix("; set aside as stick-AAAA-0001.state.corrupt-1; the stick starts afresh") })
+        #expect(FileManager.default.fileExists(atPath: state + "/stick-AAAA-0001.state.corrupt-1"))
+    }
+
+    @Test func aStickWithoutTracksLoadsNothingAndSaysSo() throws {
+        let stick = try Self.stickFolder("silent", tracks: 0)
+        let state = try MediaTestSupport.temporaryDirectory("silent-state")
+        defer { [stick, state].forEach(MediaTestSupport.remove) }
+        let rig = try StickRig(stateDirectory: state)
+        rig.send(.arrived(Self.info(stick)))
+        #expect(rig.player.state == .empty)
+        #expect(rig.logs.contains { $0.text == "stick AAAA-0001 has no playable tracks" })
+        #expect(rig.logs.contains { $0.text.hasSuffix(": 0/120 tracks by policy alphabetical from 0 MP3 files on the stick, 0 notes") })
+    }
+}
