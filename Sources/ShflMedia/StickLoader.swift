@@ -106,7 +106,7 @@ public final class StickLoader {
             outcome.logs.append(LogMessage(note.level, "stick " + stick.description + ": " + note.description))
         }
         outcome.logs.append(LogMessage(.notice, "stick " + stick.description + ": " + selection.description))
-        outcome.inputs.append(.stickLoaded(LoadedStick(id: stick.id, tracks: selection.tracks, saved: saved, seed: seed)))
+        outcome.inputs.append(.stickLoaded(LoadedStick(id: stick.id, tracks: selection.tracks, filesOnStick: scan.candidates.map { $0.path }, saved: saved, seed: seed)))
     }
 
     /// What the store remembers; nil (a fresh start, logged) when it has nothing usable.

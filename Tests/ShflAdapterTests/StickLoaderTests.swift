@@ -149,9 +149,9 @@ final class StickRig {
         let alphabetical = try StickRig(stateDirectory: state)
         alphabetical.send(.arrived(Self.info(stick)))
         #expect(alphabetical.player.tracks.count == 120 && !alphabetical.player.tracks.contains(favourite))
-        // (The player keeps the history of loaded tracks only, so that stick's next save
-        // dropped the favourite's: put it back.)
-        try store.save(saved)
+        // A track the policy left out keeps its history: it is still on the stick.
+        #expect(alphabetical.player.history[favourite] == PlayRecord(playCount: 9, lastPlayed: 3))
+        alphabetical.send(.left(source: Self.info(stick).source))
         let popular = try StickRig(stateDirectory: state, policy: .mostPlayed)
         popular.send(.arrived(Self.info(stick)))
         #expect(popular.player.tracks.count == 120 && popular.player.tracks.contains(favourite))

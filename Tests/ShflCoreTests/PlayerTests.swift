@@ -299,3 +299,17 @@ extension [PlayerEffect] {
         #expect(player.capacityDescription == "47/120")
     }
 }
+
+@Suite struct PlayerHistoryTests {
+    @Test func historyOfFilesOnTheStickButNotLoadedIsKept() {
+        let loaded = PlayerFixture.tracks(3)
+        let leftOut = TrackPath("Music/not loaded.mp3")
+        let gone = TrackPath("Music/deleted.mp3")
+        let saved = StickState(stick: PlayerFixture.stickA, history: [leftOut: PlayRecord(playCount: 7, lastPlayed: 2), gone: PlayRecord(playCount: 1, lastPlayed: 1)], playSerial: 2)
+        var player = Player(settings: PlayerSettings(autoplay: false))
+        _ = player.handle(.stickLoaded(LoadedStick(id: PlayerFixture.stickA, tracks: loaded, filesOnStick: loaded + [leftOut], saved: saved, seed: 1)))
+        #expect(player.history[leftOut] == PlayRecord(playCount: 7, lastPlayed: 2))
+        #expect(player.history[gone] == nil)
+        #expect(player.stickState?.history[leftOut] != nil)
+    }
+}

@@ -186,7 +186,7 @@ public struct Player: Sendable {
         consecutiveFailures = 0
         var resumed = false
         if let saved = loaded.saved {
-            resumed = resume(from: saved, into: &effects)
+            resumed = resume(from: saved, filesOnStick: loaded.filesOnStick, into: &effects)
         }
         if !resumed {
             shuffle = ShuffleOrder(trackCount: tracks.count, generator: SeededGenerator(seed: loaded.seed))
@@ -201,18 +201,20 @@ public struct Player: Sendable {
         }
     }
 
-    /// Takes over what was saved for this stick. The shuffle resumes only if the stick still
-    /// has exactly the tracks of the saved order; otherwise the history of the tracks still
-    /// there is kept and the tracks are reshuffled (returns false).
-    private mutating func resume(from saved: StickState, into effects: inout [PlayerEffect]) -> Bool {
+    /// Takes over what was saved for this stick. The history of every file still on the stick
+    /// is kept (loaded or not). The shuffle resumes only if the stick still has exactly the
+    /// tracks of the saved order; otherwise the tracks are reshuffled (returns false).
+    private mutating func resume(from saved: StickState, filesOnStick: [TrackPath], into effects: inout [PlayerEffect]) -> Bool {
         volume = settings.volume.apply(.set(saved.volume), to: saved.volume)
         playSerial = saved.playSerial
-        var present: [TrackPath: Int] = [:]
-        for (index, track) in tracks.enumerated() { present[track] = index }
+        var onStick = Set(filesOnStick)
+        for track in tracks { onStick.insert(track) }
         history = [:]
-        for (track, record) in saved.history where present[track] != nil {
+        for (track, record) in saved.history where onStick.contains(track) {
             history[track] = record
         }
+        var present: [TrackPath: Int] = [:]
+        for (index, track) in tracks.enumerated() { present[track] = index }
         let indices = saved.order.compactMap { present[$0] }
         if indices.count == saved.order.count, indices.count == tracks.count,
            let restored = ShuffleOrder(order: indices, cursor: saved.cursor, cycle: saved.cycle, generator: SeededGenerator(seed: saved.generatorState)) {

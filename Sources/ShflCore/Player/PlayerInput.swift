@@ -44,15 +44,20 @@ public struct LoadedStick: Hashable, Sendable {
     public var id: StickID
     /// The selected tracks (at most `Library.capacity`), in path order.
     public var tracks: [TrackPath]
+    /// Every MP3 file found on the stick, loaded or not: the play history of these is kept
+    /// (the policies that choose the 120 need it); history of files no longer there is dropped.
+    public var filesOnStick: [TrackPath]
     /// What the store remembered of this stick, if anything.
     public var saved: StickState?
     /// Seed for a new shuffle when there is nothing to resume (the shell draws it from the
     /// system's entropy; tests fix it).
     public var seed: UInt64
 
-    public init(id: StickID, tracks: [TrackPath], saved: StickState? = nil, seed: UInt64) {
+    /// `filesOnStick` defaults to `tracks` (a stick whose every file is loaded).
+    public init(id: StickID, tracks: [TrackPath], filesOnStick: [TrackPath]? = nil, saved: StickState? = nil, seed: UInt64) {
         self.id = id
         self.tracks = tracks
+        self.filesOnStick = filesOnStick ?? tracks
         self.saved = saved
         self.seed = seed
     }
