@@ -8,8 +8,9 @@ import ShflCore
 /// - `configure` with the format already set keeps the stream running (gapless); another
 ///   format drains what is queued, then sets the new hardware parameters.
 /// - Underruns (`-EPIPE`) are recovered with `snd_pcm_prepare` and counted; a suspended device
-///   (`-ESTRPIPE`) is resumed (`snd_pcm_resume`, else prepared). Any other failure is thrown as
-///   a `DeviceError` naming the PCM; the caller reopens with back-off.
+///   (`-ESTRPIPE`) is resumed (`snd_pcm_resume`, else prepared). Any other failure closes the
+///   PCM and is thrown as a `DeviceError` naming it; the caller's next `configure` (after its
+///   back-off) opens it again.
 /// - Pause uses `snd_pcm_pause` when the device can; otherwise it drops the queue and returns
 ///   how many frames were dropped, so the caller replays them (no sample is lost).
 public final class ALSAAudioSink: AudioSink {
@@ -123,7 +124,11 @@ public final class ALSAAudioSink: AudioSink {
         case -EPIPE:
             underruns += 1
             let result = snd_pcm_prepare(pcm)
-            guard result >= 0 else { throw failure("cannot recover from an underrun", result) }
+            guard result >= 0 else {
+                let thrown = failure("cannot recover from an underrun", result)
+                close()
+                throw thrown
+            }
         case -ESTRPIPE:
             var result = snd_pcm_resume(pcm)
             var attempts = 0
@@ -134,12 +139,20 @@ public final class ALSAAudioSink: AudioSink {
             }
             if result < 0 {
                 result = snd_pcm_prepare(pcm)
-                guard result >= 0 else { throw failure("cannot resume after suspend", result) }
+                guard result >= 0 else {
+                    let thrown = failure("cannot resume after suspend", result)
+                    close()
+                    throw thrown
+                }
             }
         case -EAGAIN, -EINTR:
             return
         default:
-            throw failure("write failed", error)
+            // The device is gone or broken (-ENODEV, -EBADFD, -EIO): close it, so that the
+            // caller's next `configure` (after its back-off) opens it afresh.
+            let thrown = failure("write failed", error)
+            close()
+            throw thrown
         }
     }
 
