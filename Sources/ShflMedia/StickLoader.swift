@@ -28,6 +28,8 @@ public final class StickLoader {
     public private(set) var current: MountedStick?
     /// Sticks that arrived while another was loaded, oldest first.
     public private(set) var waiting: [StickInfo] = []
+    /// The last stick that could not be used (the player shows the error until it leaves).
+    public private(set) var failed: StickInfo?
     private let mounter: any MediaMounter
     private let store: any StateStore
 
@@ -64,6 +66,10 @@ public final class StickLoader {
                 if !waiting.isEmpty {
                     load(waiting.removeFirst(), seed: seed, into: &outcome)
                 }
+            } else if let broken = failed, broken.source == source {
+                failed = nil
+                outcome.logs.append(LogMessage(.notice, "stick " + broken.description + " removed (it could not be used)"))
+                if current == nil { outcome.inputs.append(.stickRemoved) }
             } else if let index = waiting.firstIndex(where: { $0.source == source }) {
                 outcome.logs.append(LogMessage(.info, "stick " + waiting[index].description + " removed (it was not loaded)"))
                 waiting.remove(at: index)
@@ -73,11 +79,12 @@ public final class StickLoader {
     }
 
     private func load(_ stick: StickInfo, seed: UInt64, into outcome: inout Outcome) {
+        failed = nil
         let mounted: MountedStick
         do {
             mounted = try mounter.mount(stick)
         } catch {
-            fail("stick " + stick.description + ": " + error.description, into: &outcome)
+            fail(stick, "stick " + stick.description + ": " + error.description, into: &outcome)
             return
         }
         let scan: StickScan
@@ -85,7 +92,7 @@ public final class StickLoader {
             scan = try scanner.scan(mounted.root)
         } catch {
             try? mounter.unmount(mounted)
-            fail("stick " + stick.description + ": " + error.description, into: &outcome)
+            fail(stick, "stick " + stick.description + ": " + error.description, into: &outcome)
             return
         }
         current = mounted
@@ -124,8 +131,10 @@ public final class StickLoader {
         }
     }
 
-    private func fail(_ message: String, into outcome: inout Outcome) {
+    private func fail(_ stick: StickInfo, _ message: String, into outcome: inout Outcome) {
+        failed = stick
         outcome.logs.append(LogMessage(.error, message))
         outcome.failure = message
+        outcome.inputs.append(.stickFailed(reason: message))
     }
 }

@@ -191,13 +191,16 @@ final class StickRig {
         let rig = try StickRig(stateDirectory: state)
         rig.mounter.failMount(of: stick, reason: "I/O error reading the stick")
         let outcome = rig.send(.arrived(Self.info(stick)))
-        #expect(outcome.inputs.isEmpty)
-        #expect(outcome.failure == "stick TEST (AAAA-0001) on " + stick + " [vfat]: cannot mount " + stick + ": I/O error reading the stick")
+        let message = "stick TEST (AAAA-0001) on " + stick + " [vfat]: cannot mount " + stick + ": I/O error reading the stick"
+        #expect(outcome.inputs == [.stickFailed(reason: message)])
+        #expect(outcome.failure == message)
         #expect(outcome.logs.map { $0.level } == [.error])
         #expect(rig.mounter.journal.isEmpty)
+        // The LED shows the error (SPEC: a mount failure is shown as error) until it is pulled.
+        #expect(rig.player.state == .error(.stickUnusable(reason: message)))
+        // Nothing retries; pulling the stick clears the error.
+        #expect(rig.send(.left(source: stick)).inputs == [.stickRemoved])
         #expect(rig.player.state == .empty)
-        // Nothing happens until the stick comes back.
-        #expect(rig.send(.left(source: stick)).inputs.isEmpty)
         rig.mounter.clearFailure(of: stick)
         rig.send(.arrived(Self.info(stick)))
         #expect(rig.player.tracks.count == 3)

@@ -56,17 +56,18 @@ extension [PlayerEffect] {
     /// Every state × every input (SPEC §4): the state name after the input. Audio reports carry
     /// the current ticket here; stale tickets are covered below.
     static let table: [String: [String: String]] = [
-        "empty": ["stickLoaded": "stopped", "stickRemoved": "empty", "playPause": "empty", "skip": "empty", "reshuffle": "empty", "volume": "empty", "audioStarted": "empty", "trackFailed": "empty", "trackFinished": "empty", "progress": "empty"],
-        "stopped": ["stickLoaded": "stopped", "stickRemoved": "empty", "playPause": "loading", "skip": "stopped", "reshuffle": "stopped", "volume": "stopped", "audioStarted": "stopped", "trackFailed": "stopped", "trackFinished": "stopped", "progress": "stopped"],
-        "loading": ["stickLoaded": "loading", "stickRemoved": "empty", "playPause": "loading", "skip": "loading", "reshuffle": "loading", "volume": "loading", "audioStarted": "playing", "trackFailed": "loading", "trackFinished": "loading", "progress": "loading"],
-        "playing": ["stickLoaded": "playing", "stickRemoved": "empty", "playPause": "paused", "skip": "loading", "reshuffle": "loading", "volume": "playing", "audioStarted": "playing", "trackFailed": "loading", "trackFinished": "loading", "progress": "playing"],
-        "paused": ["stickLoaded": "paused", "stickRemoved": "empty", "playPause": "playing", "skip": "loading", "reshuffle": "loading", "volume": "paused", "audioStarted": "paused", "trackFailed": "stopped", "trackFinished": "stopped", "progress": "paused"],
-        "error": ["stickLoaded": "error", "stickRemoved": "empty", "playPause": "loading", "skip": "error", "reshuffle": "error", "volume": "error", "audioStarted": "error", "trackFailed": "error", "trackFinished": "error", "progress": "error"],
+        "empty": ["stickFailed": "error", "stickLoaded": "stopped", "stickRemoved": "empty", "playPause": "empty", "skip": "empty", "reshuffle": "empty", "volume": "empty", "audioStarted": "empty", "trackFailed": "empty", "trackFinished": "empty", "progress": "empty"],
+        "stopped": ["stickFailed": "stopped", "stickLoaded": "stopped", "stickRemoved": "empty", "playPause": "loading", "skip": "stopped", "reshuffle": "stopped", "volume": "stopped", "audioStarted": "stopped", "trackFailed": "stopped", "trackFinished": "stopped", "progress": "stopped"],
+        "loading": ["stickFailed": "loading", "stickLoaded": "loading", "stickRemoved": "empty", "playPause": "loading", "skip": "loading", "reshuffle": "loading", "volume": "loading", "audioStarted": "playing", "trackFailed": "loading", "trackFinished": "loading", "progress": "loading"],
+        "playing": ["stickFailed": "playing", "stickLoaded": "playing", "stickRemoved": "empty", "playPause": "paused", "skip": "loading", "reshuffle": "loading", "volume": "playing", "audioStarted": "playing", "trackFailed": "loading", "trackFinished": "loading", "progress": "playing"],
+        "paused": ["stickFailed": "paused", "stickLoaded": "paused", "stickRemoved": "empty", "playPause": "playing", "skip": "loading", "reshuffle": "loading", "volume": "paused", "audioStarted": "paused", "trackFailed": "stopped", "trackFinished": "stopped", "progress": "paused"],
+        "error": ["stickFailed": "error", "stickLoaded": "error", "stickRemoved": "empty", "playPause": "loading", "skip": "error", "reshuffle": "error", "volume": "error", "audioStarted": "error", "trackFailed": "error", "trackFinished": "error", "progress": "error"],
     ]
 
     static func inputs(ticket: Int) -> [(String, PlayerInput)] {
         [
             ("stickLoaded", .stickLoaded(PlayerFixture.loaded(3, stick: PlayerFixture.stickB))),
+            ("stickFailed", .stickFailed(reason: "/dev/sdb1: unknown filesystem")),
             ("stickRemoved", .stickRemoved),
             ("playPause", .playPause),
             ("skip", .skip),
@@ -297,6 +298,28 @@ extension [PlayerEffect] {
         var player = Player()
         _ = player.handle(.stickLoaded(PlayerFixture.loaded(47)))
         #expect(player.capacityDescription == "47/120")
+    }
+}
+
+@Suite struct PlayerStickFailureTests {
+    @Test func anUnusableStickShowsAsErrorUntilPulled() {
+        var player = Player()
+        _ = player.handle(.stickFailed(reason: "/dev/sda1: mount failed: EIO"))
+        #expect(player.state == .error(.stickUnusable(reason: "/dev/sda1: mount failed: EIO")))
+        #expect(player.handle(.playPause).startedTracks.isEmpty)
+        #expect(player.state.name == "error")
+        _ = player.handle(.stickRemoved)
+        #expect(player.state == .empty)
+        _ = player.handle(.stickLoaded(PlayerFixture.loaded(3)))
+        #expect(player.state.name == "loading")
+    }
+
+    @Test func aGoodStickReplacesTheErrorOfAnUnusableOne() {
+        var player = Player()
+        _ = player.handle(.stickFailed(reason: "/dev/sda1: unknown filesystem"))
+        _ = player.handle(.stickLoaded(PlayerFixture.loaded(3)))
+        #expect(player.state.name == "loading")
+        #expect(player.stick == PlayerFixture.stickA)
     }
 }
 

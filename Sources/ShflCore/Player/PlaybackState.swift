@@ -44,10 +44,13 @@ public enum PlaybackState: Hashable, Sendable, CustomStringConvertible {
 public enum PlayerFailure: Hashable, Sendable, CustomStringConvertible {
     /// Every loaded track failed to play, one after the other.
     case allTracksFailed(count: Int)
+    /// A stick arrived but could not be mounted or read (`reason` names the device).
+    case stickUnusable(reason: String)
 
     public var description: String {
         switch self {
         case .allTracksFailed(let count): "all " + String(count) + " tracks failed"
+        case .stickUnusable(let reason): "stick unusable: " + reason
         }
     }
 }

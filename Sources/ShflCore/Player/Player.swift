@@ -69,10 +69,23 @@ public struct Player: Sendable {
         // A stick arrives.
         case (.empty, .stickLoaded(let loaded)):
             load(loaded, into: &effects)
+        case (.error, .stickLoaded(let loaded)) where stick == nil:
+            // The error was an unusable stick, not a loaded one: a good stick replaces it.
+            load(loaded, into: &effects)
         case (.stopped, .stickLoaded(let loaded)), (.loading, .stickLoaded(let loaded)),
              (.playing, .stickLoaded(let loaded)), (.paused, .stickLoaded(let loaded)),
              (.error, .stickLoaded(let loaded)):
             effects.append(.log(LogMessage(.notice, "stick " + loaded.id.uuid + " ignored: stick " + stickName + " is already loaded (one stick at a time)")))
+
+        // A stick that cannot be used: the LED shows the error until it is pulled. Nothing
+        // retries by itself (a broken stick stays broken).
+        case (.empty, .stickFailed(let reason)):
+            state = .error(.stickUnusable(reason: reason))
+        case (.error, .stickFailed(let reason)) where stick == nil:
+            state = .error(.stickUnusable(reason: reason))
+        case (.stopped, .stickFailed(let reason)), (.loading, .stickFailed(let reason)), (.playing, .stickFailed(let reason)),
+             (.paused, .stickFailed(let reason)), (.error, .stickFailed(let reason)):
+            effects.append(.log(LogMessage(.notice, "another stick failed while stick " + stickName + " is loaded: " + reason)))
 
         // The stick goes: from anywhere to empty.
         case (.empty, .stickRemoved):

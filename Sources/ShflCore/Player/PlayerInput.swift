@@ -3,6 +3,8 @@
 public enum PlayerInput: Hashable, Sendable {
     /// A stick was mounted and scanned.
     case stickLoaded(LoadedStick)
+    /// A stick arrived but cannot be used (mount or scan failed); `reason` names the device.
+    case stickFailed(reason: String)
     /// The stick went away (or all its tracks did).
     case stickRemoved
     /// The PLAY button or `shfl toggle`.
@@ -26,6 +28,7 @@ public enum PlayerInput: Hashable, Sendable {
     public var caseName: String {
         switch self {
         case .stickLoaded: "stick loaded"
+        case .stickFailed: "stick failed"
         case .stickRemoved: "stick removed"
         case .playPause: "play/pause"
         case .skip: "skip"
