@@ -11,6 +11,7 @@ enum ShflCommand {
     static let usage = """
         usage: shfl COMMAND
           version      print the version and the linked libraries
+          run [OPTIONS]  the player daemon (see shfl run --help)
           self-check   run the core's built-in self-check and print its checksums
           play-file FILE... [--device PCM]   play MP3 files through libmpg123 and ALSA
           scan PATH    show the tracks a stick would load, "N/120", the policy and every skip
@@ -24,6 +25,8 @@ enum ShflCommand {
             return 0
         case "self-check":
             return SelfCheck.run()
+        case "run":
+            return RunCommand.run(Array(arguments.dropFirst(2)))
         case "play-file":
             return PlayFileCommand.run(Array(arguments.dropFirst(2)))
         case "scan": return ScanCommand.run(Array(arguments.dropFirst(2)))

@@ -32,6 +32,18 @@ public struct PlayerSession: Sendable {
         return effects
     }
 
+    /// Shows the loading pattern (a stick is being mounted and scanned) until `showState(at:)`
+    /// or the next state change.
+    public mutating func showLoading(at now: Instant) {
+        light.show(LightPatterns.fastBlink, from: now)
+    }
+
+    /// Shows the pattern of the current state (after `showLoading(at:)`, when the scan ended
+    /// without a state change, e.g. a stick without tracks).
+    public mutating func showState(at now: Instant) {
+        light.show(LightPatterns.pattern(for: player.state), from: now)
+    }
+
     /// Raw edges from the button lines (possibly delivered late).
     public mutating func handle(edges: [ButtonEdge], now: Instant) -> [SessionEffect] {
         var changes: [SettledLevelChange] = []

@@ -1,0 +1,276 @@
+import CSystem
+import ShflAudio
+import ShflCore
+import ShflMedia
+import ShflSystem
+
+/// `shfl run`: the composition root and its event loop (SPEC §9). One thread waits in
+/// `poll()` on: the signals (SIGTERM/SIGINT end the loop cleanly), the button lines, the stick
+/// source, the audio thread's reports and one timer (button settling and holds, LED changes).
+/// All player state lives in `session`, on this thread; the audio thread only decodes and
+/// writes. Every effect the core decides is carried out here, in `apply`.
+final class Daemon {
+    private let options: DaemonOptions
+    private let clock = SystemMonotonicClock()
+    private var session: PlayerSession
+    private let lines: any ButtonLines
+    private let light: any StatusLight
+    private let monitor: any MediaMonitor
+    private let loader: StickLoader
+    private let store: any StateStore
+    private let sink: PacedAudioSink<ALSAAudioSink>
+    private let engine: AudioEngine<Mpg123Decoder, PacedAudioSink<ALSAAudioSink>>
+    private let volume: any OutputVolume
+    private let timer: TimerDescriptor
+    private let signals: SignalDescriptor
+    private var running = true
+    private var underruns = 0
+
+    init(options: DaemonOptions, lines: any ButtonLines, light: any StatusLight, monitor: any MediaMonitor,
+         mounter: any MediaMounter, store: any StateStore, signals: SignalDescriptor) throws(DaemonError) {
+        self.options = options
+        self.lines = lines
+        self.light = light
+        self.monitor = monitor
+        self.store = store
+        self.signals = signals
+        loader = StickLoader(mounter: mounter, store: store, scanner: StickScanner(limits: options.scanLimits, clock: clock), policy: options.policy)
+        var levels: [Button: ButtonLevel] = [:]
+        for button in lines.buttons {
+            do {
+                levels[button] = try lines.level(of: button)
+            } catch {
+                throw DaemonError(error.description)
+            }
+        }
+        session = PlayerSession(player: options.player, gestures: options.gestures, initialLevels: levels, now: clock.now)
+        // Outputs without a clock of their own (null, file) are paced to real time.
+        let device = ALSAAudioSink(device: options.audioDevice, bufferTime: options.bufferTime, periodTime: options.periodTime)
+        sink = PacedAudioSink(device, pacing: options.paceAudio)
+        let decoder: Mpg123Decoder
+        do {
+            decoder = try Mpg123Decoder()
+        } catch {
+            throw DaemonError("audio: " + error.description)
+        }
+        do {
+            engine = try AudioEngine(decoder: decoder, sink: sink)
+        } catch {
+            throw DaemonError("audio thread: " + error.description)
+        }
+        if let mixer = Daemon.cardName(options).flatMap({ ALSAMixerVolume(card: $0) }) {
+            volume = mixer
+            Daemon.log(LogMessage(.info, "volume: ALSA mixer control '" + mixer.controlName + "' of " + mixer.card))
+        } else {
+            volume = SoftwareVolume(engine: engine)
+            Daemon.log(LogMessage(.info, "volume: software gain (" + options.audioDevice + " has no mixer control)"))
+        }
+        do {
+            timer = try TimerDescriptor()
+        } catch {
+            throw DaemonError("timer: " + error.description)
+        }
+    }
+
+    /// Runs until SIGTERM or SIGINT; returns the exit status.
+    func run() -> Int32 {
+        do {
+            try engine.start(realTimePriority: options.realTimePriority, lockMemory: options.lockMemory)
+        } catch {
+            Daemon.log(LogMessage(.error, "cannot start the audio thread: " + error.description))
+            return 1
+        }
+        Daemon.log(LogMessage(.notice, "shfl " + ShflCommand.version + " running: audio " + options.audioDevice + ", state in " + options.stateDirectory))
+        do {
+            for stick in try monitor.present() { mediaEvent(.arrived(stick)) }
+        } catch {
+            Daemon.log(LogMessage(.error, "listing sticks: " + error.description))
+        }
+
+        var poller = Poller()
+        let signalIndex = poller.watch(signals.descriptor)
+        let linesIndex = lines.pollDescriptor >= 0 ? poller.watch(FileDescriptor(rawValue: lines.pollDescriptor)) : -1
+        let monitorIndex = monitor.pollDescriptor >= 0 ? poller.watch(FileDescriptor(rawValue: monitor.pollDescriptor)) : -1
+        let audioIndex = poller.watch(engine.reportDescriptor)
+        let timerIndex = poller.watch(timer.descriptor)
+
+        while running {
+            refreshLightAndTimer()
+            do {
+                _ = try poller.wait()
+            } catch {
+                Daemon.log(LogMessage(.error, "poll: " + error.description))
+                break
+            }
+            if poller.isReady(signalIndex) { handleSignals() }
+            if linesIndex >= 0 && poller.isReady(linesIndex) { readButtons() }
+            if monitorIndex >= 0 && poller.isReady(monitorIndex) { readMedia() }
+            if poller.isReady(audioIndex) { readAudioReports() }
+            if poller.isReady(timerIndex) {
+                timer.acknowledge()
+                apply(session.advance(to: clock.now))
+            }
+        }
+        shutDown()
+        return 0
+    }
+
+    // MARK: - Sources
+
+    private func handleSignals() {
+        while let signal = signals.next() {
+            switch signal {
+            case SIGTERM, SIGINT:
+                Daemon.log(LogMessage(.notice, "stopping (signal " + String(signal) + ")"))
+                running = false
+            default:
+                Daemon.log(LogMessage(.info, "signal " + String(signal) + " ignored"))
+            }
+        }
+    }
+
+    private func readButtons() {
+        var edges: [ButtonEdge] = []
+        do {
+            try lines.readEdges(into: &edges)
+        } catch {
+            Daemon.log(LogMessage(.error, "buttons: " + error.description))
+        }
+        if !edges.isEmpty { apply(session.handle(edges: edges, now: clock.now)) }
+    }
+
+    private func readMedia() {
+        var events: [MediaEvent] = []
+        do {
+            try monitor.readEvents(into: &events)
+        } catch {
+            Daemon.log(LogMessage(.error, "sticks: " + error.description))
+        }
+        for event in events { mediaEvent(event) }
+    }
+
+    private func mediaEvent(_ event: MediaEvent) {
+        if case .arrived = event {
+            // Scanning takes up to the scan time limit: show "loading" first.
+            session.showLoading(at: clock.now)
+            refreshLightAndTimer()
+        }
+        let outcome = loader.handle(event, seed: SystemEntropy.seed())
+        for message in outcome.logs { Daemon.log(message) }
+        for input in outcome.inputs { apply(session.handle(input, now: clock.now)) }
+        session.showState(at: clock.now)
+    }
+
+    private func readAudioReports() {
+        for report in engine.takeReports() {
+            let now = clock.now
+            switch report {
+            case .started(let ticket, _):
+                apply(session.handle(.audioStarted(ticket: ticket), now: now))
+            case .progress(let ticket, let position):
+                apply(session.handle(.progress(ticket: ticket, position: position), now: now))
+            case .finished(let ticket):
+                apply(session.handle(.trackFinished(ticket: ticket), now: now))
+            case .failed(let ticket, let reason):
+                apply(session.handle(.trackFailed(ticket: ticket, reason: reason), now: now))
+            case .deviceFailed(let message):
+                Daemon.log(LogMessage(.warning, message))
+            case .underruns(let count):
+                underruns = count
+                Daemon.log(LogMessage(.warning, "audio underrun (" + String(count) + " so far)"))
+            }
+        }
+    }
+
+    // MARK: - Effects
+
+    private func apply(_ effects: [SessionEffect]) {
+        for effect in effects {
+            switch effect {
+            case .player(let effect):
+                apply(effect)
+            case .powerOff:
+                Daemon.log(LogMessage(.notice, "power-off requested by the PLAY hold"))
+                running = false
+            }
+        }
+    }
+
+    private func apply(_ effect: PlayerEffect) {
+        switch effect {
+        case .startTrack(let track, let position, let ticket):
+            guard let root = loader.current?.root else { return }
+            engine.send(.play(root.appending(track), from: position, ticket: ticket))
+        case .pauseAudio:
+            engine.send(.pause)
+        case .resumeAudio:
+            engine.send(.resume)
+        case .stopAudio:
+            engine.send(.stop)
+        case .setVolume(let level):
+            do {
+                try volume.setLevel(level)
+            } catch {
+                Daemon.log(LogMessage(.warning, error.description))
+            }
+        case .save(let state):
+            do {
+                try store.save(state)
+            } catch {
+                Daemon.log(LogMessage(.error, "saving stick " + state.stick.uuid + ": " + error.description))
+            }
+        case .log(let message):
+            if message.level != .debug || options.verbose { Daemon.log(message) }
+        }
+    }
+
+    private func refreshLightAndTimer() {
+        let now = clock.now
+        do {
+            try light.setLit(session.isLit(at: now))
+        } catch {
+            Daemon.log(LogMessage(.warning, "LED: " + error.description))
+        }
+        do {
+            try timer.arm(at: session.nextDeadline(after: now))
+        } catch {
+            Daemon.log(LogMessage(.error, "timer: " + error.description))
+        }
+    }
+
+    /// Saves where the stick is, stops the audio and darkens the LED.
+    private func shutDown() {
+        if let state = session.player.stickState {
+            apply(.save(state))
+        }
+        engine.send(.stop)
+        engine.stopThread()
+        sink.inner.close()
+        try? light.setLit(false)
+        Daemon.log(LogMessage(.notice, "stopped"))
+    }
+
+    /// The card whose mixer to use: `--mixer`, or the card a `hw:`/`plughw:`/`default` device
+    /// plays on; nil for plugins without a card (null, file), which would only make alsa-lib
+    /// complain.
+    static func cardName(_ options: DaemonOptions) -> String? {
+        if let card = options.mixerCard { return card }
+        let device = options.audioDevice
+        if device == "default" || device == "sysdefault" { return "default" }
+        for prefix in ["hw:", "plughw:"] where device.hasPrefix(prefix) {
+            let card = device.dropFirst(prefix.count).split(separator: ",").first.map { String($0) } ?? "0"
+            return "hw:" + card
+        }
+        return nil
+    }
+
+    static func log(_ message: LogMessage) {
+        StandardStreams.log(message)
+    }
+}
+
+/// Why the daemon could not start.
+struct DaemonError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

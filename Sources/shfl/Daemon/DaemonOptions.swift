@@ -1,0 +1,75 @@
+import ShflCore
+import ShflMedia
+
+/// What `shfl run` is told: where sticks come from, where audio goes, where state lives.
+/// Defaults are the product's; tests and the demo override them on the command line.
+struct DaemonOptions {
+    var audioDevice = "default"
+    var bufferTime: UInt32 = 200_000
+    var periodTime: UInt32 = 20_000
+    var mixerCard: String?
+    var realTimePriority: Int32? = 50
+    var lockMemory = false
+    /// Pace audio to real time (for the ALSA null and file outputs, which have no clock).
+    var paceAudio = false
+    var stateDirectory = "/var/lib/shfl"
+    var runtimeDirectory = "/run/shfl"
+    /// "udev", or a folder whose subfolders stand for sticks.
+    var media = "udev"
+    /// Write the LED to this trace file instead of a GPIO line.
+    var ledTrace: String?
+    var policy = SelectionPolicy.default
+    var scanLimits = ScanLimits.standard
+    var player = PlayerSettings()
+    var gestures = GestureSettings.standard
+    var verbose = false
+
+    static let usage = "usage: shfl run [--media udev|FOLDER] [--device PCM] [--buffer-time US] [--period-time US] [--state-dir DIR] [--led-trace FILE] [--policy NAME] [--pace] [--no-autoplay] [--no-rt] [--verbose]"
+
+    /// Parses the arguments after `run`; nil and a message on a bad one.
+    static func parse(_ arguments: [String]) -> (DaemonOptions?, String?) {
+        var options = DaemonOptions()
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            let value: String? = index + 1 < arguments.count ? arguments[index + 1] : nil
+            var consumed = 2
+            switch argument {
+            case "--no-autoplay":
+                options.player.autoplay = false
+                consumed = 1
+            case "--no-rt":
+                options.realTimePriority = nil
+                consumed = 1
+            case "--verbose":
+                options.verbose = true
+                consumed = 1
+            case "--pace":
+                options.paceAudio = true
+                consumed = 1
+            case "--media", "--device", "--buffer-time", "--period-time", "--state-dir", "--led-trace", "--policy", "--mixer":
+                guard let value else { return (nil, argument + " needs a value") }
+                switch argument {
+                case "--media": options.media = value
+                case "--device": options.audioDevice = value
+                case "--mixer": options.mixerCard = value
+                case "--state-dir": options.stateDirectory = value
+                case "--led-trace": options.ledTrace = value
+                case "--policy":
+                    guard let policy = SelectionPolicy(configName: value) else { return (nil, "unknown policy '" + value + "'") }
+                    options.policy = policy
+                case "--buffer-time":
+                    guard let number = UInt32(value) else { return (nil, "bad --buffer-time '" + value + "'") }
+                    options.bufferTime = number
+                default:
+                    guard let number = UInt32(value) else { return (nil, "bad --period-time '" + value + "'") }
+                    options.periodTime = number
+                }
+            default:
+                return (nil, "unknown option '" + argument + "'")
+            }
+            index += consumed
+        }
+        return (options, nil)
+    }
+}
