@@ -78,6 +78,6 @@ public final class PacedAudioSink<Inner: AudioSink>: AudioSink {
         var deadline = timespec()
         deadline.tv_sec = Int(wake.nanoseconds / 1_000_000_000)
         deadline.tv_nsec = Int(wake.nanoseconds % 1_000_000_000)
-        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, nil) == EINTR {}
+        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, nil) == Errno.interrupted.code {}
     }
 }

@@ -1,4 +1,5 @@
 import CSystem
+import ShflCore
 
 /// Random seeds from the kernel (`getrandom(2)`), for new shuffles and the random policy.
 public enum SystemEntropy {

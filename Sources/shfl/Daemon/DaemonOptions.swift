@@ -24,7 +24,7 @@ struct DaemonOptions {
     var gestures = GestureSettings.standard
     var verbose = false
 
-    static let usage = "usage: shfl run [--media udev|FOLDER] [--device PCM] [--buffer-time US] [--period-time US] [--state-dir DIR] [--led-trace FILE] [--policy NAME] [--pace] [--no-autoplay] [--no-rt] [--verbose]"
+    static let usage = "usage: shfl run [--media udev|FOLDER] [--device PCM] [--buffer-time US] [--period-time US] [--state-dir DIR] [--led-trace FILE] [--policy NAME] [--volume 0-100] [--pace] [--no-autoplay] [--no-rt] [--verbose]"
 
     /// Parses the arguments after `run`; nil and a message on a bad one.
     static func parse(_ arguments: [String]) -> (DaemonOptions?, String?) {
@@ -47,13 +47,17 @@ struct DaemonOptions {
             case "--pace":
                 options.paceAudio = true
                 consumed = 1
-            case "--media", "--device", "--buffer-time", "--period-time", "--state-dir", "--led-trace", "--policy", "--mixer":
+            case "--media", "--device", "--buffer-time", "--period-time", "--state-dir", "--led-trace", "--policy", "--mixer", "--volume":
                 guard let value else { return (nil, argument + " needs a value") }
                 switch argument {
                 case "--media": options.media = value
                 case "--device": options.audioDevice = value
                 case "--mixer": options.mixerCard = value
                 case "--state-dir": options.stateDirectory = value
+                case "--volume":
+                    guard let level = Int(value), (0...100).contains(level) else { return (nil, "bad --volume '" + value + "' (0-100)") }
+                    let volume = options.player.volume
+                    options.player.volume = VolumeSettings(initial: level, minimum: volume.minimum, maximum: volume.maximum, step: volume.step)
                 case "--led-trace": options.ledTrace = value
                 case "--policy":
                     guard let policy = SelectionPolicy(configName: value) else { return (nil, "unknown policy '" + value + "'") }
