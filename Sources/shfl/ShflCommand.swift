@@ -12,6 +12,8 @@ enum ShflCommand {
         usage: shfl COMMAND
           version      print the version and the linked libraries
           self-check   run the core's built-in self-check and print its checksums
+          board-check  test the wiring: blink the LED, then ask for each button
+          gpio-monitor print the buttons' debounced changes and gestures live
         """
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -22,6 +24,10 @@ enum ShflCommand {
             return 0
         case "self-check":
             return SelfCheck.run()
+        case "board-check":
+            return BoardCheckCommand.run(arguments.dropFirst(2))
+        case "gpio-monitor":
+            return GPIOMonitorCommand.run(arguments.dropFirst(2))
         case "help", "--help", "-h":
             StandardStreams.writeLine(usage)
             return 0
