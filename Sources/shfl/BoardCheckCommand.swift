@@ -1,6 +1,7 @@
 import CSystem
 import ShflCore
 import ShflGPIO
+import ShflSimulated
 import ShflSystem
 
 /// `shfl board-check`: the bring-up test for real wiring (SPEC §9). Blinks the LED three
@@ -9,10 +10,12 @@ import ShflSystem
 /// itself is `BoardCheck` (pure); this is its event loop on the real lines.
 enum BoardCheckCommand {
     static let usage = """
-        usage: shfl board-check [--board NAME|FILE.ini] [--buttons play,skip,vol+,vol-] [--timeout SECONDS]
-          --board    the pin map (board/NAME.ini); recognised from the device tree if not given
-          --buttons  the buttons to ask for (default: every button the pin map wires)
-          --timeout  how long to wait for each button (default 20)
+        usage: shfl board-check [--board NAME|FILE.ini] [--buttons play,skip,vol+,vol-] [--timeout SECONDS] [--simulated]
+          --board      the pin map (board/NAME.ini); recognised from the device tree if not given
+          --buttons    the buttons to ask for (default: every button the pin map wires)
+          --timeout    how long to wait for each button (default 20)
+          --simulated  no GPIO: buttons from a script on standard input ("press PLAY",
+                       "wait 200", ...), the LED's changes printed at the end
         """
 
     static func run(_ arguments: ArraySlice<String>) -> Int32 {
@@ -20,7 +23,7 @@ enum BoardCheckCommand {
         let buttons: [Button]?
         let timeout: Duration
         do throws(UsageError) {
-            options = try CommandOptions.parse(arguments, valued: ["--board", "--buttons", "--timeout"], flags: [])
+            options = try CommandOptions.parse(arguments, valued: ["--board", "--buttons", "--timeout"], flags: ["--simulated"])
             buttons = try options.buttons()
             timeout = try options.seconds("--timeout", default: .seconds(20))
         } catch {
@@ -34,7 +37,13 @@ enum BoardCheckCommand {
             StandardStreams.writeLine("shfl board-check: " + pinMap.name + " wires no " + button.description + " button", toError: true)
             return 1
         }
-        do {
+        do throws(DeviceError) {
+            // First, before any thread exists: every thread then has SIGINT and SIGTERM blocked.
+            let signals = try LoopDescriptors.blockSignals()
+            defer { signals.close() }
+            if options.isSet("--simulated") {
+                return try simulated(pinMap: pinMap, buttons: buttons ?? pinMap.wiredButtons, timeout: timeout, signals: signals)
+            }
             let chip = try GPIODChip.open(label: pinMap.chipLabel, owner: "board " + pinMap.name)
             defer { chip.close() }
             StandardStreams.writeLine("chip: " + chip.info.description)
@@ -42,18 +51,41 @@ enum BoardCheckCommand {
             defer { light.close() }
             let lines = try GPIODButtonLines(chip: chip, pinMap: pinMap, buttons: buttons, consumer: "shfl board-check")
             defer { lines.close() }
-            return try check(lines: lines, light: light, pinMap: pinMap, timeout: timeout)
+            return try check(lines: lines, light: light, pinMap: pinMap, timeout: timeout, signals: signals)
         } catch {
             StandardStreams.writeLine("shfl board-check: " + error.description, toError: true)
             return 1
         }
     }
 
+    /// The check on `SocketPairButtonLines` fed from standard input, with the LED in memory:
+    /// its changes are printed at the end, in whole milliseconds from the start.
+    static func simulated(pinMap: BoardPinMap, buttons: [Button], timeout: Duration, signals: SignalDescriptor) throws(DeviceError) -> Int32 {
+        let lines = try SocketPairButtonLines(buttons: buttons)
+        let light = SimulatedStatusLight(clock: SystemMonotonicClock())
+        do {
+            _ = try ButtonScriptFeeder.start(sending: lines.sender, stopAtEnd: false)
+        } catch {
+            throw error.deviceError("simulated buttons: pthread_create")
+        }
+        let status = try check(lines: lines, light: light, pinMap: pinMap, timeout: timeout, signals: signals)
+        var text = "simulated LED:"
+        if let first = light.trace.first {
+            for change in light.trace {
+                text += (change.lit ? " on@" : " off@") + String((change.instant - first.instant).milliseconds) + "ms"
+            }
+        }
+        StandardStreams.writeLine(text)
+        return status
+    }
+
     /// The event loop: waits in `poll()` on the button lines, a timer for the debounce, gesture
     /// and check deadlines, the LED's timer and the signals; returns the exit status.
-    static func check(lines: some ButtonLines, light: some StatusLight, pinMap: BoardPinMap, timeout: Duration) throws(DeviceError) -> Int32 {
+    static func check(
+        lines: some ButtonLines, light: some StatusLight, pinMap: BoardPinMap, timeout: Duration, signals: SignalDescriptor
+    ) throws(DeviceError) -> Int32 {
         let clock = SystemMonotonicClock()
-        var loop = try LoopDescriptors(lines: lines)
+        var loop = try LoopDescriptors(lines: lines, signals: signals)
         defer { loop.close() }
         var levels: [Button: ButtonLevel] = [:]
         for button in lines.buttons { levels[button] = try lines.level(of: button) }
@@ -98,7 +130,8 @@ enum BoardCheckCommand {
 }
 
 /// The descriptors of a small event loop over button lines: the lines, a timer for deadlines,
-/// the LED's timer and SIGINT/SIGTERM. Shared by `board-check` and `gpio-monitor`.
+/// the LED's timer and SIGINT/SIGTERM. Shared by `board-check` and `gpio-monitor`; the
+/// daemon's event loop (a later issue) has the same shape with more descriptors.
 struct LoopDescriptors {
     let lines: FileDescriptor
     let timer: TimerDescriptor
@@ -112,14 +145,24 @@ struct LoopDescriptors {
         var signal: Int32?
     }
 
-    init(lines: some ButtonLines) throws(DeviceError) {
+    /// Blocks SIGINT and SIGTERM and returns their descriptor. Call it before starting any
+    /// thread, so that no thread takes the signal instead of the loop.
+    static func blockSignals() throws(DeviceError) -> SignalDescriptor {
+        do {
+            return try SignalDescriptor([SIGINT, SIGTERM])
+        } catch {
+            throw error.deviceError("event loop: signalfd")
+        }
+    }
+
+    init(lines: some ButtonLines, signals: SignalDescriptor) throws(DeviceError) {
         self.lines = FileDescriptor(rawValue: lines.pollDescriptor)
+        self.signals = signals
         do {
             timer = try TimerDescriptor()
             light = try StatusLightTimer()
-            signals = try SignalDescriptor([SIGINT, SIGTERM])
         } catch {
-            throw error.deviceError("event loop: timerfd or signalfd")
+            throw error.deviceError("event loop: timerfd")
         }
         let linesIndex = poller.watch(self.lines)
         poller.watch(timer.descriptor)
@@ -141,9 +184,9 @@ struct LoopDescriptors {
         return Wake(linesReady: poller.isReady(indices.lines), signal: signal)
     }
 
+    /// Closes the timers (the signal descriptor belongs to the caller).
     func close() {
         timer.close()
         light.close()
-        signals.close()
     }
 }

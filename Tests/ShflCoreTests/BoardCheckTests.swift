@@ -142,4 +142,13 @@ import Testing
         #expect(check.nextDeadline == nil)
         #expect(check.isFinished)
     }
+
+    @Test func timesAreShownToATenthOfAMillisecond() {
+        #expect(Duration.nanoseconds(148_337_703).roundedMillisecondsDescription == "148.3ms")
+        #expect(Duration.nanoseconds(19_960_000).roundedMillisecondsDescription == "20ms")
+        #expect(Duration.nanoseconds(1_250_000).roundedMillisecondsDescription == "1.3ms")
+        #expect(Duration.nanoseconds(-500_000).roundedMillisecondsDescription == "-0.5ms")
+        #expect(Duration.nanoseconds(-40_000).roundedMillisecondsDescription == "0ms")
+        #expect(Duration.zero.roundedMillisecondsDescription == "0ms")
+    }
 }

@@ -18,7 +18,8 @@ public enum BoardCheckEvent: Hashable, Sendable {
     case finished(failures: [BoardCheck.Failure])
 
     /// The line `shfl board-check` prints, naming places from `pinMap`, e.g.
-    /// "PLAY pressed: 3 edges over 1.2ms of contact bounce, accepted 21.2ms after the first".
+    /// "PLAY pressed: 3 edges over 1.2ms of contact bounce, accepted 21.2ms after the first"
+    /// (times rounded to a tenth of a millisecond).
     public func message(on pinMap: BoardPinMap) -> String {
         switch self {
         case .blinking(let count, _):
@@ -32,7 +33,7 @@ public enum BoardCheckEvent: Hashable, Sendable {
         case .pressed(let change):
             return change.button.description + " pressed: " + BoardCheckEvent.bounce(change)
         case .released(let change, let held):
-            return change.button.description + " released after " + held.millisecondsDescription + ": "
+            return change.button.description + " released after " + held.roundedMillisecondsDescription + ": "
                 + BoardCheckEvent.bounce(change) + "; " + change.button.description + " ok"
         case .unexpected(let change, let expected):
             let what = pinMap.placeDescription(of: .button(change.button)) + " " + change.level.description
@@ -72,9 +73,9 @@ public enum BoardCheckEvent: Hashable, Sendable {
     /// "3 edges over 1.2ms of contact bounce, accepted 21.2ms after the first" or
     /// "1 clean edge, accepted 20ms after it".
     static func bounce(_ change: SettledLevelChange) -> String {
-        let accepted = (change.time - change.burstStart).millisecondsDescription
+        let accepted = (change.time - change.burstStart).roundedMillisecondsDescription
         if change.edgeCount == 1 { return "1 clean edge, accepted " + accepted + " after it" }
-        return String(change.edgeCount) + " edges over " + change.bounceDuration.millisecondsDescription
+        return String(change.edgeCount) + " edges over " + change.bounceDuration.roundedMillisecondsDescription
             + " of contact bounce, accepted " + accepted + " after the first"
     }
 }
