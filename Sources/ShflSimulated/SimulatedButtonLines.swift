@@ -12,8 +12,9 @@ import ShflCore
 ///   `ManualClock`.
 /// - `level(of:)` is the level after the last pending-or-read edge of the line (or its initial
 ///   level).
-/// - `pollDescriptor` is -1 for now: nothing to poll. A later issue backs it with a pipe that
-///   is readable while edges are pending, so the demo's event loop can `poll()` it.
+/// - `pollDescriptor` is -1: nothing to poll; these lines are for code that runs on manual
+///   time. An event loop that `poll()`s uses `SocketPairButtonLines` (ShflSystem), the same
+///   port fed through a file descriptor (this module stays free of system calls).
 /// - Setting `failure` makes every call throw it, to exercise error paths.
 public final class SimulatedButtonLines: ButtonLines {
     public let buttons: [Button]
@@ -42,7 +43,7 @@ public final class SimulatedButtonLines: ButtonLines {
         self.clock = clock
     }
 
-    /// -1: there is no descriptor yet (see the type's documentation).
+    /// -1: nothing to poll (see the type's documentation).
     public var pollDescriptor: Int32 { -1 }
 
     /// Edges queued but not read yet, pending or still in the future.

@@ -103,7 +103,9 @@ public final class SocketPairButtonLines: ButtonLines {
         static let messageSize = 16
         let channel: MessageChannel
 
-        /// Sends one edge. Never blocks: a full channel (thousands of unread edges) throws.
+        /// Sends one edge. Never blocks: a full channel throws `DeviceError` with EAGAIN's code
+        /// (about 270 unread edges with Linux's default socket buffer; a sender feeding bursts
+        /// from another thread retries after the loop has read).
         public func send(_ edge: ButtonEdge) throws(DeviceError) {
             var message = [UInt8](repeating: 0, count: Sender.messageSize)
             message[0] = edge.button.rawValue

@@ -27,7 +27,7 @@ import Testing
         }
     }
 
-    @Test func pollDescriptorIsMinusOneUntilBackedByAPipe() {
+    @Test func pollDescriptorIsMinusOneNothingToPoll() {
         #expect(SimulatedButtonLines().pollDescriptor == -1)
     }
 
