@@ -8,7 +8,7 @@ ARM64_PKG_CONFIG := /usr/lib/aarch64-linux-gnu/pkgconfig
 # Where the firmware binaries land: out/firmware/<arch>/shfl
 OUT := out
 
-.PHONY: help deps deps-host deps-firmware deps-bench bench build demo test test-host test-core-purity firmware firmware-x86_64 firmware-aarch64 test-firmware clean
+.PHONY: help deps deps-host deps-firmware deps-bench bench build demo test test-host test-core-purity firmware firmware-x86_64 firmware-aarch64 test-firmware test-e2e clean
 
 help:
 	@echo "make demo    build the player and run it (for now: the core's self-check)"
@@ -30,7 +30,7 @@ build: deps-host
 demo: build
 	$$($(SWIFT) build --show-bin-path)/shfl self-check
 
-test: deps test-core-purity test-host test-firmware bench
+test: deps test-core-purity test-host test-firmware test-e2e bench
 	@echo "make test: all passed"
 
 # Benchmarks print numbers (ratios against peers measured in the same run); they assert nothing.
@@ -66,6 +66,11 @@ firmware-aarch64: deps-firmware
 
 test-firmware: firmware
 	tests/firmware.sh $(OUT)/firmware
+
+# The firmware binary itself as the daemon: sticks, audio bytes, LED trace (both architectures).
+test-e2e: firmware
+	tests/e2e.sh x86_64 $(OUT)/firmware/x86_64/shfl
+	tests/e2e.sh aarch64 $(OUT)/firmware/aarch64/shfl
 
 clean:
 	rm -rf .build .build-firmware-* $(OUT)

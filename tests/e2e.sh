@@ -82,9 +82,19 @@ if wait_for "resuming at" 5000 && wait_for "empty -> loading" 5000; then
   sleep 1.2
   grown=$(stat -c %s "$capture")
   start=$(( at_ms * 44100 / 1000 * 4 ))
-  if cmp -s <(tail -c +$((played_bytes + 1)) "$capture") <(tail -c +$((start + 1)) "$work/first.ref" | head -c $((grown - played_bytes))) && [ "$grown" -gt $((played_bytes + 100000)) ]; then
-    ok "the resumed audio continues bit-exactly from the saved position"
-  else not_ok "the resumed audio continues bit-exactly from the saved position"; fi
+  # x86_64 resumes bit-exactly. arm64's libmpg123 (NEON synth) is 1 LSB off in a few samples
+  # after a seek, whatever the priming: the position must still be sample-exact.
+  tolerance=0; [ "$arch" = aarch64 ] && tolerance=1
+  if python3 - "$capture" "$played_bytes" "$work/first.ref" "$start" "$tolerance" <<'PY'
+import array, sys
+capture, played, reference, start, tolerance = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+resumed = array.array("h", open(capture, "rb").read()[played:])
+expected = array.array("h", open(reference, "rb").read()[start:start + len(resumed) * 2])
+worst = max((abs(a - b) for a, b in zip(resumed, expected)), default=99)
+sys.exit(0 if len(resumed) > 50_000 and len(resumed) == len(expected) and worst <= tolerance else 1)
+PY
+  then ok "the resumed audio continues from the saved position (sample-exact, within $tolerance LSB)"
+  else not_ok "the resumed audio continues from the saved position"; fi
 else not_ok "re-inserted, it resumes"; fi
 
 # 5. SIGTERM: state saved, exit 0.

@@ -3,11 +3,11 @@ import ShflCore
 import ShflSystem
 
 /// `shfl play-file FILE... [--device PCM] [--buffer-time US] [--period-time US] [--volume N]
-/// [--rt-priority N]`: plays files through the real decoder, audio thread and ALSA sink, one
+/// [--rt-priority N] [--start MS]`: plays files (the first from MS milliseconds in) through the real decoder, audio thread and ALSA sink, one
 /// after the other (gaplessly when their formats match) — the tool to try the audio adapters
 /// by hand, like MPD's test/run_output. Exit status 1 if any file failed.
 enum PlayFileCommand {
-    static let usage = "usage: shfl play-file FILE... [--device PCM] [--buffer-time US] [--period-time US] [--volume 0-100] [--rt-priority N]"
+    static let usage = "usage: shfl play-file FILE... [--device PCM] [--buffer-time US] [--period-time US] [--volume 0-100] [--rt-priority N] [--start MS]"
 
     static func run(_ arguments: [String]) -> Int32 {
         var files: [String] = []
@@ -16,17 +16,19 @@ enum PlayFileCommand {
         var periodTime: UInt32 = 20_000
         var volume = 100
         var priority: Int32?
+        var start = Duration.zero
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
             let value = index + 1 < arguments.count ? arguments[index + 1] : nil
             switch argument {
-            case "--device", "--buffer-time", "--period-time", "--volume", "--rt-priority":
+            case "--device", "--buffer-time", "--period-time", "--volume", "--rt-priority", "--start":
                 guard let value else { return fail(argument + " needs a value") }
                 switch argument {
                 case "--device": device = value
                 case "--buffer-time": guard let number = UInt32(value) else { return fail("bad --buffer-time '" + value + "'") }; bufferTime = number
                 case "--period-time": guard let number = UInt32(value) else { return fail("bad --period-time '" + value + "'") }; periodTime = number
+                case "--start": guard let number = Int64(value), number >= 0 else { return fail("bad --start '" + value + "' (milliseconds)") }; start = .milliseconds(number)
                 case "--volume": guard let number = Int(value), (0...100).contains(number) else { return fail("bad --volume '" + value + "' (0-100)") }; volume = number
                 default: guard let number = Int32(value) else { return fail("bad --rt-priority '" + value + "'") }; priority = number
                 }
@@ -61,7 +63,7 @@ enum PlayFileCommand {
         poller.watch(engine.reportDescriptor)
         for (number, file) in files.enumerated() {
             let ticket = number + 1
-            engine.send(.play(FilePath(file), from: .zero, ticket: ticket))
+            engine.send(.play(FilePath(file), from: number == 0 ? start : .zero, ticket: ticket))
             var done = false
             while !done {
                 do {
