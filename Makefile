@@ -41,6 +41,7 @@ test: deps test-core-purity test-host test-firmware test-e2e bench
 # Benchmarks print numbers (ratios against peers measured in the same run); they assert nothing.
 bench: deps-bench firmware-x86_64 build
 	bench/audio.sh
+	bench/daemon.sh
 
 # The core stays pure: no C module, no Glibc, no Foundation (STYLE.md).
 test-core-purity:
