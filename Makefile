@@ -31,6 +31,7 @@ demo: build
 	$$($(SWIFT) build --show-bin-path)/shfl self-check
 
 test: deps test-core-purity test-host test-firmware bench
+	tests/systemd-unit.sh
 	@echo "make test: all passed"
 
 # Benchmarks print numbers (ratios against peers measured in the same run); they assert nothing.

@@ -14,6 +14,8 @@ enum ShflCommand {
           self-check   run the core's built-in self-check and print its checksums
           play-file FILE... [--device PCM]   play MP3 files through libmpg123 and ALSA
           scan PATH    show the tracks a stick would load, "N/120", the policy and every skip
+          status | play | pause | toggle | skip | reshuffle | capacity   ask the running daemon
+          volume +|-|N, press BUTTON, release BUTTON   (BUTTON: PLAY SKIP VOL+ VOL-; all take --socket PATH)
         """
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -27,6 +29,8 @@ enum ShflCommand {
         case "play-file":
             return PlayFileCommand.run(Array(arguments.dropFirst(2)))
         case "scan": return ScanCommand.run(Array(arguments.dropFirst(2)))
+        case "status", "play", "pause", "toggle", "skip", "reshuffle", "capacity", "volume", "press", "release":
+            return ControlCommand.run(command, Array(arguments.dropFirst(2)))
         case "state-writer": return StateWriterCommand.run(Array(arguments.dropFirst(2)))  // test aid, not in the usage
         case "help", "--help", "-h":
             StandardStreams.writeLine(usage)
