@@ -31,6 +31,7 @@ enum ShflCommand {
         case "scan": return ScanCommand.run(Array(arguments.dropFirst(2)))
         case "status", "play", "pause", "toggle", "skip", "reshuffle", "capacity", "volume", "press", "release":
             return ControlCommand.run(command, Array(arguments.dropFirst(2)))
+        case "control-echo": return ControlEchoCommand.run(Array(arguments.dropFirst(2)))  // test aid, not in the usage
         case "state-writer": return StateWriterCommand.run(Array(arguments.dropFirst(2)))  // test aid, not in the usage
         case "help", "--help", "-h":
             StandardStreams.writeLine(usage)
