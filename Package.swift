@@ -29,11 +29,13 @@ let package = Package(
         .target(name: "ShflAudio", dependencies: ["ShflCore", "ShflSystem", "CMpg123", "CALSA"]),
         .target(name: "ShflGPIO", dependencies: ["ShflCore", "ShflSystem", "CGPIOD"]),
         .target(name: "ShflMedia", dependencies: ["ShflCore", "ShflSystem", "CSystem", "CUdev"]),
+        // The daemon's outside interfaces: the control socket (server and client) and sd_notify.
+        .target(name: "ShflService", dependencies: ["ShflCore", "ShflSystem", "CSystem"]),
 
         // The composition root.
         .executableTarget(
             name: "shfl",
-            dependencies: ["ShflCore", "ShflSimulated", "ShflSystem", "ShflAudio", "ShflGPIO", "ShflMedia"]
+            dependencies: ["ShflCore", "ShflSimulated", "ShflSystem", "ShflAudio", "ShflGPIO", "ShflMedia", "ShflService"]
         ),
 
         // The port contracts, one check per port, run against the simulated and the real
@@ -44,7 +46,7 @@ let package = Package(
         .testTarget(name: "ShflSimulatedTests", dependencies: ["ShflCore", "ShflSimulated", "ShflTestKit"]),
         .testTarget(
             name: "ShflAdapterTests",
-            dependencies: ["ShflCore", "ShflSystem", "ShflAudio", "ShflGPIO", "ShflMedia", "ShflTestKit"]
+            dependencies: ["ShflCore", "ShflSystem", "ShflAudio", "ShflGPIO", "ShflMedia", "ShflService", "ShflTestKit"]
         ),
     ],
     swiftLanguageModes: [.v6]
