@@ -16,7 +16,7 @@ command -v systemd-analyze >/dev/null || { echo "FAIL $unit: systemd-analyze is 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 sed "s|^ExecStart=/usr/bin/shfl |ExecStart=$(realpath "$binary") |" "$unit" >"$work/shfl.service"
-grep -q "^ExecStart=$(realpath "$binary") run$" "$work/shfl.service" || { echo "FAIL $unit: no 'ExecStart=/usr/bin/shfl run' line"; exit 1; }
+grep -qE "^ExecStart=$(realpath "$binary") run( |$)" "$work/shfl.service" || { echo "FAIL $unit: no 'ExecStart=/usr/bin/shfl run' line"; exit 1; }
 
 failed=0
 if systemd-analyze verify --man=no "$work/shfl.service" >"$work/verify.txt" 2>&1 && [ ! -s "$work/verify.txt" ]; then

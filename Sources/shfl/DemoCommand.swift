@@ -2,6 +2,7 @@ import CSystem
 import ShflAudio
 import ShflCore
 import ShflMedia
+import ShflService
 import ShflSimulated
 import ShflSystem
 
@@ -45,6 +46,7 @@ enum DemoCommand {
         options.stateDirectory = runtime + "/state"
         options.runtimeDirectory = runtime
         options.realTimePriority = nil
+        options.controlSocket = runtime + "/control"
         if let device {
             options.audioDevice = device
         } else if ALSAAudioSink.canOpen(device: "default") {
@@ -92,7 +94,8 @@ enum DemoCommand {
             } catch {
                 throw DaemonError(error.description)
             }
-            let daemon = try Daemon(options: options, lines: lines, light: TerminalStatusLight(), monitor: monitor, mounter: DirectoryMediaMounter(), store: store, signals: signals)
+            let (control, notifier) = try RunCommand.makeService(options)
+            let daemon = try Daemon(options: options, lines: lines, light: TerminalStatusLight(), monitor: monitor, mounter: DirectoryMediaMounter(), store: store, signals: signals, control: control, notifier: notifier)
             exitStatus = daemon.run()
         } catch {
             StandardStreams.writeLine("shfl demo: " + error.description, toError: true)

@@ -44,6 +44,11 @@ public struct PlayerSession: Sendable {
         light.show(LightPatterns.pattern(for: player.state), from: now)
     }
 
+    /// Shows the capacity code now (the `capacity` control request; the PLAY hold does the same).
+    public mutating func announceCapacity(at now: Instant) {
+        light.announce(count: player.tracks.count, at: now)
+    }
+
     /// Raw edges from the button lines (possibly delivered late).
     public mutating func handle(edges: [ButtonEdge], now: Instant) -> [SessionEffect] {
         var changes: [SettledLevelChange] = []

@@ -2,6 +2,7 @@ import CSystem
 import ShflAudio
 import ShflCore
 import ShflMedia
+import ShflService
 import ShflSystem
 
 /// `shfl run`: the composition root and its event loop (SPEC §9). One thread waits in
@@ -23,12 +24,22 @@ final class Daemon {
     private let volume: any OutputVolume
     private let timer: TimerDescriptor
     private let signals: SignalDescriptor
+    private let control: UnixControlServer?
+    private let notifier: SystemdNotifier
     private var running = true
     private var underruns = 0
+    /// Tags of the track now playing (from the audio thread's `started` report).
+    private var playingInfo: TrackInfo?
+    private var stickLabel: String?
+    private var lastSystemdStatus = ""
+    private var nextWatchdog: Instant?
 
     init(options: DaemonOptions, lines: any ButtonLines, light: any StatusLight, monitor: any MediaMonitor,
-         mounter: any MediaMounter, store: any StateStore, signals: SignalDescriptor) throws(DaemonError) {
+         mounter: any MediaMounter, store: any StateStore, signals: SignalDescriptor,
+         control: UnixControlServer?, notifier: SystemdNotifier) throws(DaemonError) {
         self.options = options
+        self.control = control
+        self.notifier = notifier
         self.lines = lines
         self.light = light
         self.monitor = monitor
@@ -87,15 +98,25 @@ final class Daemon {
             Daemon.log(LogMessage(.error, "listing sticks: " + error.description))
         }
 
-        var poller = Poller()
-        let signalIndex = poller.watch(signals.descriptor)
-        let linesIndex = lines.pollDescriptor >= 0 ? poller.watch(FileDescriptor(rawValue: lines.pollDescriptor)) : -1
-        let monitorIndex = monitor.pollDescriptor >= 0 ? poller.watch(FileDescriptor(rawValue: monitor.pollDescriptor)) : -1
-        let audioIndex = poller.watch(engine.reportDescriptor)
-        let timerIndex = poller.watch(timer.descriptor)
+        do {
+            try notifier.ready(status: StatusReport(player: session.player).systemdStatus)
+        } catch {
+            Daemon.log(LogMessage(.warning, "systemd notify: " + error.description))
+        }
+        if let interval = notifier.watchdogPingInterval { nextWatchdog = clock.now + interval }
 
         while running {
             refreshLightAndTimer()
+            // Rebuilt each turn: control connections come and go.
+            var poller = Poller()
+            let signalIndex = poller.watch(signals.descriptor)
+            let linesIndex = lines.pollDescriptor >= 0 ? poller.watch(FileDescriptor(rawValue: lines.pollDescriptor)) : -1
+            let monitorIndex = monitor.pollDescriptor >= 0 ? poller.watch(FileDescriptor(rawValue: monitor.pollDescriptor)) : -1
+            let audioIndex = poller.watch(engine.reportDescriptor)
+            let timerIndex = poller.watch(timer.descriptor)
+            let controlDescriptors = control?.descriptors ?? []
+            var controlIndices: [Int] = []
+            for descriptor in controlDescriptors { controlIndices.append(poller.watch(descriptor)) }
             do {
                 _ = try poller.wait()
             } catch {
@@ -106,10 +127,15 @@ final class Daemon {
             if linesIndex >= 0 && poller.isReady(linesIndex) { readButtons() }
             if monitorIndex >= 0 && poller.isReady(monitorIndex) { readMedia() }
             if poller.isReady(audioIndex) { readAudioReports() }
+            for (offset, index) in controlIndices.enumerated() where poller.isReady(index) {
+                serveControl(controlDescriptors[offset])
+            }
             if poller.isReady(timerIndex) {
                 timer.acknowledge()
                 apply(session.advance(to: clock.now))
             }
+            pingWatchdogIfDue()
+            publishStatus()
         }
         shutDown()
         return 0
@@ -159,13 +185,15 @@ final class Daemon {
         for message in outcome.logs { Daemon.log(message) }
         for input in outcome.inputs { apply(session.handle(input, now: clock.now)) }
         session.showState(at: clock.now)
+        stickLabel = loader.current.map { $0.stick.label.isEmpty ? $0.stick.id.uuid : $0.stick.label }
     }
 
     private func readAudioReports() {
         for report in engine.takeReports() {
             let now = clock.now
             switch report {
-            case .started(let ticket, _):
+            case .started(let ticket, let info):
+                playingInfo = info
                 apply(session.handle(.audioStarted(ticket: ticket), now: now))
             case .progress(let ticket, let position):
                 apply(session.handle(.progress(ticket: ticket, position: position), now: now))
@@ -179,6 +207,65 @@ final class Daemon {
                 underruns = count
                 Daemon.log(LogMessage(.warning, "audio underrun (" + String(count) + " so far)"))
             }
+        }
+    }
+
+    private func serveControl(_ descriptor: FileDescriptor) {
+        guard let control else { return }
+        for message in control.handle(readable: descriptor) {
+            switch message.request {
+            case .failure(let error):
+                control.reply(ControlReply(error: error), to: message.client)
+            case .success(let request):
+                let now = clock.now
+                switch request.action(in: session.player.state) {
+                case .input(let input):
+                    apply(session.handle(input, now: now))
+                    control.reply(statusReport.reply, to: message.client)
+                case .button(let button, let level):
+                    guard lines.buttons.contains(button) else {
+                        control.reply(ControlReply(error: button.description + " is not wired"), to: message.client)
+                        continue
+                    }
+                    // A clean edge, as the wiring would give: gestures come from the timing.
+                    apply(session.handle(edges: [ButtonEdge(button: button, level: level, time: now)], now: now))
+                    control.reply(ControlReply(), to: message.client)
+                case .report, .nothing:
+                    control.reply(statusReport.reply, to: message.client)
+                case .capacity:
+                    session.announceCapacity(at: now)
+                    control.reply(statusReport.capacityReply, to: message.client)
+                }
+            }
+        }
+        for note in control.takeNotes() { Daemon.log(note) }
+    }
+
+    private var statusReport: StatusReport {
+        let tags = session.player.state.track != nil ? playingInfo : nil
+        return StatusReport(player: session.player, title: tags?.title, artist: tags?.artist, underruns: underruns, stickLabel: stickLabel)
+    }
+
+    /// STATUS= for systemd whenever the line changes ("Playing 12/120: Title — Artist").
+    private func publishStatus() {
+        let status = statusReport.systemdStatus
+        guard status != lastSystemdStatus else { return }
+        lastSystemdStatus = status
+        do {
+            try notifier.status(status)
+        } catch {
+            Daemon.log(LogMessage(.warning, "systemd notify: " + error.description))
+        }
+    }
+
+    /// WATCHDOG=1 from the event loop itself: if the loop hangs, systemd restarts us.
+    private func pingWatchdogIfDue() {
+        guard let due = nextWatchdog, let interval = notifier.watchdogPingInterval, clock.now >= due else { return }
+        nextWatchdog = clock.now + interval
+        do {
+            try notifier.watchdog()
+        } catch {
+            Daemon.log(LogMessage(.warning, "systemd watchdog: " + error.description))
         }
     }
 
@@ -231,8 +318,10 @@ final class Daemon {
         } catch {
             Daemon.log(LogMessage(.warning, "LED: " + error.description))
         }
+        var deadline = session.nextDeadline(after: now)
+        if let watchdog = nextWatchdog { deadline = deadline.map { min($0, watchdog) } ?? watchdog }
         do {
-            try timer.arm(at: session.nextDeadline(after: now))
+            try timer.arm(at: deadline)
         } catch {
             Daemon.log(LogMessage(.error, "timer: " + error.description))
         }
@@ -243,8 +332,10 @@ final class Daemon {
         if let state = session.player.stickState {
             apply(.save(state))
         }
+        try? notifier.stopping()
         engine.send(.stop)
         engine.stopThread()
+        control?.close()
         sink.inner.close()
         try? light.setLit(false)
         Daemon.log(LogMessage(.notice, "stopped"))

@@ -16,6 +16,12 @@ struct DaemonOptions {
     var runtimeDirectory = "/run/shfl"
     /// "udev", or a folder whose subfolders stand for sticks.
     var media = "udev"
+    /// Which libudev monitor: "auto" (udevd's when it runs), "udev", or "kernel" (raw uevents:
+    /// the one that works under systemd's PrivateNetwork=yes, where udevd's events do not
+    /// arrive; the stick's filesystem is then read from its superblock).
+    var udevSource = "auto"
+    /// The control socket ("none": no socket).
+    var controlSocket = "/run/shfl/control"
     /// Write the LED to this trace file instead of a GPIO line.
     var ledTrace: String?
     var policy = SelectionPolicy.default
@@ -24,7 +30,7 @@ struct DaemonOptions {
     var gestures = GestureSettings.standard
     var verbose = false
 
-    static let usage = "usage: shfl run [--media udev|FOLDER] [--device PCM] [--buffer-time US] [--period-time US] [--state-dir DIR] [--led-trace FILE] [--policy NAME] [--volume 0-100] [--pace] [--no-autoplay] [--no-rt] [--verbose]"
+    static let usage = "usage: shfl run [--media udev|FOLDER] [--udev-source auto|udev|kernel] [--device PCM] [--buffer-time US] [--period-time US] [--state-dir DIR] [--led-trace FILE] [--control SOCKET|none] [--policy NAME] [--volume 0-100] [--pace] [--no-autoplay] [--no-rt] [--verbose]"
 
     /// Parses the arguments after `run`; nil and a message on a bad one.
     static func parse(_ arguments: [String]) -> (DaemonOptions?, String?) {
@@ -47,12 +53,16 @@ struct DaemonOptions {
             case "--pace":
                 options.paceAudio = true
                 consumed = 1
-            case "--media", "--device", "--buffer-time", "--period-time", "--state-dir", "--led-trace", "--policy", "--mixer", "--volume":
+            case "--media", "--device", "--buffer-time", "--period-time", "--state-dir", "--led-trace", "--policy", "--mixer", "--volume", "--control", "--udev-source":
                 guard let value else { return (nil, argument + " needs a value") }
                 switch argument {
                 case "--media": options.media = value
                 case "--device": options.audioDevice = value
                 case "--mixer": options.mixerCard = value
+                case "--control": options.controlSocket = value
+                case "--udev-source":
+                    guard ["auto", "udev", "kernel"].contains(value) else { return (nil, "bad --udev-source '" + value + "' (auto, udev or kernel)") }
+                    options.udevSource = value
                 case "--state-dir": options.stateDirectory = value
                 case "--volume":
                     guard let level = Int(value), (0...100).contains(level) else { return (nil, "bad --volume '" + value + "' (0-100)") }

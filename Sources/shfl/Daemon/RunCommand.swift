@@ -1,6 +1,7 @@
 import CSystem
 import ShflCore
 import ShflMedia
+import ShflService
 import ShflSimulated
 import ShflSystem
 
@@ -31,10 +32,28 @@ enum RunCommand {
             } catch {
                 throw DaemonError("state directory: " + error.description)
             }
-            let daemon = try Daemon(options: options, lines: lines, light: light, monitor: monitor, mounter: mounter, store: store, signals: signals)
+            let (control, notifier) = try makeService(options)
+            let daemon = try Daemon(options: options, lines: lines, light: light, monitor: monitor, mounter: mounter, store: store, signals: signals, control: control, notifier: notifier)
             return daemon.run()
         } catch {
             return fail(error.description)
+        }
+    }
+
+    /// The control socket (unless "none") and the systemd notifier (a no-op outside systemd).
+    static func makeService(_ options: DaemonOptions) throws(DaemonError) -> (UnixControlServer?, SystemdNotifier) {
+        var control: UnixControlServer?
+        if options.controlSocket != "none" {
+            do {
+                control = try UnixControlServer(path: options.controlSocket)
+            } catch {
+                throw DaemonError("control socket: " + error.description)
+            }
+        }
+        do {
+            return (control, try SystemdNotifier.fromEnvironment())
+        } catch {
+            throw DaemonError("systemd: " + error.description)
         }
     }
 
@@ -65,7 +84,8 @@ enum RunCommand {
     static func makeMedia(_ options: DaemonOptions) throws(DaemonError) -> (any MediaMonitor, any MediaMounter) {
         if options.media == "udev" {
             do {
-                let monitor = try UdevMediaMonitor(rules: MediaRules.forThisKernel(), source: UdevEventSource.automatic())
+                let source: UdevEventSource = options.udevSource == "kernel" ? .kernel : options.udevSource == "udev" ? .udev : .automatic()
+                let monitor = try UdevMediaMonitor(rules: MediaRules.forThisKernel(), source: source)
                 return (monitor, SystemMediaMounter(runtimeDirectory: options.runtimeDirectory + "/media"))
             } catch {
                 throw DaemonError(error.description)
