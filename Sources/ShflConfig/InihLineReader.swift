@@ -11,6 +11,9 @@ final class InihLineReader {
     private var next = 0
     /// The number (1-based) of the line last handed out.
     private var current = 0
+    /// The line of the last section heading handed out ("[" ... "]"), where an unknown
+    /// section is reported.
+    private var heading: Int?
     /// Lines are numbered by inih from 1 in each pass; this is the number of lines before it.
     private(set) var passStart = 0
     /// Problems with single lines (too long, NUL) and entries are taken in the first pass
@@ -59,6 +62,7 @@ final class InihLineReader {
             if isFirstPass { report(current, "line holds a NUL byte; ignored") }
             range = range.lowerBound..<range.lowerBound
         }
+        if contents[range].first == UInt8(ascii: "[") && contents[range].contains(UInt8(ascii: "]")) { heading = current }
         var offset = 0
         for byte in contents[range] {
             buffer[offset] = CChar(bitPattern: byte)
@@ -72,7 +76,7 @@ final class InihLineReader {
     /// The `ini_handler` callback: one `key = value` of the current line.
     func entry(section: String, key: String, value: String) {
         guard isFirstPass else { return }
-        builder.add(section: section, key: key, value: value, line: current)
+        builder.add(section: section, key: key, value: value, line: current, sectionLine: heading)
     }
 
     /// Starts handing out lines again from line `number` (1-based), for the next pass.

@@ -137,6 +137,13 @@ import Testing
         #expect(loaded.configuration.player.autoplay == false)
     }
 
+    @Test func anUnknownSectionIsReportedOnceAtItsHeading() {
+        let loaded = parse("[audio]\nmixer = software\n\n[speaker]\n# its keys:\ndevice = hw:1\nmixer = auto\n[Speaker]\nx = 1\n")
+        #expect(descriptions(loaded) == ["test.ini:4: unknown section [speaker]; its keys are ignored"])
+        #expect(loaded.configuration.audio.mixer == .software)
+        #expect(loaded.configuration.audio.device == "default")
+    }
+
     @Test func syntaxErrorsAreListedUpToALimit() {
         var text = "[audio]\n"
         for _ in 0..<30 { text += "nonsense\n" }

@@ -20,9 +20,11 @@ public struct ConfigurationBuilder: Sendable {
     }
 
     /// One `key = value` line, as the INI parser found it (`section` is "" before any heading).
-    public mutating func add(section: String, key: String, value: String, line: Int) {
+    /// `sectionLine`, the line of the section's heading when the parser knows it, is where an
+    /// unknown section is reported (else at its first key).
+    public mutating func add(section: String, key: String, value: String, line: Int, sectionLine: Int? = nil) {
         let known = Configuration.key(section: section, name: key)
-        guard let problem = configuration.apply(section: section, key: key, value: value, line: line, file: file) else {
+        guard var problem = configuration.apply(section: section, key: key, value: value, line: line, file: file) else {
             if let known {
                 if let first = origins[known.description] {
                     report(ConfigurationProblem(
@@ -36,6 +38,7 @@ public struct ConfigurationBuilder: Sendable {
         if problem.kind == .unknownSection, let name = problem.key {
             if unknownSections.contains(name) { return }
             unknownSections.append(name)
+            problem.line = sectionLine ?? line
         }
         report(problem)
     }
