@@ -11,7 +11,7 @@ OUT := out
 .PHONY: help deps deps-host deps-firmware deps-bench bench build demo test test-host test-core-purity firmware firmware-x86_64 firmware-aarch64 test-firmware test-e2e clean
 
 help:
-	@echo "make demo    build the player and run it (for now: the core's self-check)"
+	@echo "make demo    build the player and run it here: keyboard buttons, LED in the terminal, audio"
 	@echo "make test    install what is missing, run every test and both firmware builds"
 	@echo "make bench   print the audio benchmark (instructions and peak RSS against mpg123, mpd)"
 	@echo "make firmware  build the Embedded Swift firmware for aarch64 and x86_64 into $(OUT)/firmware"
@@ -27,8 +27,13 @@ deps-bench:
 build: deps-host
 	$(SWIFT) build
 
+# The whole player in this terminal: a generated demo stick, keyboard buttons, the LED drawn,
+# audio to the sound card (or to a WAV file it names when there is none). `make demo
+# DEMO_STICK=/path/to/mp3s` plays your own folder.
+DEMO_STICK ?= .build-demo/stick
 demo: build
-	$$($(SWIFT) build --show-bin-path)/shfl self-check
+	tests/fixtures/make-demo-stick.sh .build-demo/stick
+	$$($(SWIFT) build --show-bin-path)/shfl demo $(DEMO_STICK)
 
 test: deps test-core-purity test-host test-firmware test-e2e bench
 	@echo "make test: all passed"
@@ -36,6 +41,7 @@ test: deps test-core-purity test-host test-firmware test-e2e bench
 # Benchmarks print numbers (ratios against peers measured in the same run); they assert nothing.
 bench: deps-bench firmware-x86_64 build
 	bench/audio.sh
+	bench/daemon.sh
 
 # The core stays pure: no C module, no Glibc, no Foundation (STYLE.md).
 test-core-purity:

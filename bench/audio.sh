@@ -8,7 +8,7 @@
 # Usage: bench/audio.sh [FIRMWARE_SHFL] [HOST_SHFL]      (BENCH_MPD=0 skips mpd)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-firmware="${1:-out/firmware/x86_64/shfl}"
+firmware="${1:-out/firmware/x86_64/shfl.stripped}"   # what ships (valgrind cannot read the Embedded debug info)
 host="${2:-$(swift build --show-bin-path)/shfl}"
 fixtures=.build-fixtures/audio
 tests/fixtures/make-audio-fixtures.sh "$fixtures"

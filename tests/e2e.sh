@@ -129,5 +129,14 @@ heartbeat = any(abs(on - 100) <= 15 and not lit2 and abs(off - 1900) <= 30
 steady = any(lit and span >= 900 for span, lit in gaps) or (changes and changes[-1][1])
 sys.exit(0 if steady else 1)
 PY
+# 9. The demo, keys scripted: plays, pauses, skips, quits cleanly.
+tests/fixtures/make-demo-stick.sh "$PWD/.build-demo/stick"
+(sleep 2; printf ' '; sleep 1; printf 'n'; sleep 1.5; printf 'q') |
+  timeout 30 "${runner[@]}" "$shfl" demo "$PWD/.build-demo/stick" --device null >"$log" 2>&1
+status=$?
+if [ "$status" -eq 0 ] && grep -q -- "playing -> paused" "$log" && grep -q -- "paused -> loading" "$log" && grep -q "stopped" "$log"; then
+  ok "the demo plays, pauses, skips and quits on keys"
+else not_ok "the demo plays, pauses, skips and quits on keys (status $status)"; fi
+
 echo "e2e $arch: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

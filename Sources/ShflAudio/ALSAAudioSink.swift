@@ -110,6 +110,17 @@ public final class ALSAAudioSink: AudioSink {
         guard prepared >= 0 else { throw failure("cannot prepare after drain", prepared) }
     }
 
+    /// Whether `device` can be opened for playback now (`snd_pcm_open` non-blocking, then
+    /// closed): false on a machine without a sound card for `default`.
+    public static func canOpen(device: String) -> Bool {
+        var probe: OpaquePointer?
+        shfl_alsa_set_quiet(1)
+        defer { shfl_alsa_set_quiet(0) }
+        guard snd_pcm_open(&probe, device, SND_PCM_STREAM_PLAYBACK, Int32(SND_PCM_NONBLOCK)) >= 0, let probe else { return false }
+        _ = snd_pcm_close(probe)
+        return true
+    }
+
     /// Closes the device (`snd_pcm_close`); the next `configure` opens it again.
     public func close() {
         if let pcm { _ = snd_pcm_close(pcm) }

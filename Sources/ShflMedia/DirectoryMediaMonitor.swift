@@ -7,8 +7,9 @@ import ShflSystem
 /// leaving. Watched with inotify (`inotify_init1`, `inotify_add_watch`).
 ///
 /// A stick must appear whole: move a prepared folder in (`mv`, a rename within one file
-/// system), rather than creating it and filling it afterwards, or the scan may see it half
-/// copied. Hidden subfolders are ignored. Pair it with `DirectoryMediaMounter`.
+/// system), or link one in (`ln -s`), rather than creating it and filling it afterwards, or the
+/// scan may see it half copied. Hidden subfolders are ignored. Pair it with
+/// `DirectoryMediaMounter`.
 public final class DirectoryMediaMonitor: MediaMonitor {
     public let folder: String
     private let descriptor: FileDescriptor
@@ -46,7 +47,7 @@ public final class DirectoryMediaMonitor: MediaMonitor {
             defer { stream.close() }
             while let entry = try stream.next() {
                 let name = String(decoding: entry.name, as: UTF8.self)
-                if !name.hasPrefix("."), entry.kind == FileStatus.Kind.directory { names.append(name) }
+                if !name.hasPrefix("."), entry.kind == FileStatus.Kind.directory || isFolder(name) { names.append(name) }
             }
         } catch {
             throw error.deviceError("listing " + folder)
@@ -87,13 +88,20 @@ public final class DirectoryMediaMonitor: MediaMonitor {
             while nameBytes.last == 0 { nameBytes.removeLast() }
             offset = nameEnd
             let name = String(decoding: nameBytes, as: UTF8.self)
-            guard !name.isEmpty, !name.hasPrefix("."), header.mask & UInt32(IN_ISDIR) != 0 else { continue }
+            guard !name.isEmpty, !name.hasPrefix(".") else { continue }
             if header.mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
-                events.append(.arrived(stick(named: name)))
+                // A folder, or a symbolic link to one (the demo plugs a folder in that way).
+                if header.mask & UInt32(IN_ISDIR) != 0 || isFolder(name) { events.append(.arrived(stick(named: name))) }
             } else if header.mask & UInt32(IN_DELETE | IN_MOVED_FROM) != 0 {
                 events.append(.left(source: folder + "/" + name))
             }
         }
+    }
+
+    /// Whether `folder/name` is a directory, following a symbolic link (`stat(2)`).
+    private func isFolder(_ name: String) -> Bool {
+        var status = stat()
+        return stat(folder + "/" + name, &status) == 0 && FileStatus.Kind(mode: status.st_mode) == .directory
     }
 
     private func stick(named name: String) -> StickInfo {

@@ -45,7 +45,9 @@ public final class StickLoader {
         var outcome = Outcome()
         switch event {
         case .arrived(let stick):
-            if let current {
+            if let current, current.stick.source == stick.source {
+                outcome.logs.append(LogMessage(.info, "stick " + stick.description + " is already loaded"))
+            } else if let current {
                 waiting.removeAll { $0.source == stick.source }
                 waiting.append(stick)
                 outcome.logs.append(LogMessage(.notice, "stick " + stick.description + " ignored: one stick at a time, and "

@@ -12,6 +12,7 @@ enum ShflCommand {
         usage: shfl COMMAND
           version      print the version and the linked libraries
           run [OPTIONS]  the player daemon (see shfl run --help)
+          demo [FOLDER]  the whole player in this terminal: keyboard buttons, LED drawn, audio
           self-check   run the core's built-in self-check and print its checksums
           play-file FILE... [--device PCM]   play MP3 files through libmpg123 and ALSA
           scan PATH    show the tracks a stick would load, "N/120", the policy and every skip
@@ -30,6 +31,8 @@ enum ShflCommand {
             return SelfCheck.run()
         case "run":
             return RunCommand.run(Array(arguments.dropFirst(2)))
+        case "demo":
+            return DemoCommand.run(Array(arguments.dropFirst(2)))
         case "play-file":
             return PlayFileCommand.run(Array(arguments.dropFirst(2)))
         case "scan": return ScanCommand.run(Array(arguments.dropFirst(2)))

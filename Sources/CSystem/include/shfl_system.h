@@ -25,6 +25,7 @@
 #include <sys/timerfd.h>
 #include <sys/types.h>
 #include <sys/un.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
