@@ -36,6 +36,7 @@ demo: build
 	$$($(SWIFT) build --show-bin-path)/shfl demo $(DEMO_STICK)
 
 test: deps test-core-purity test-host test-firmware test-e2e bench
+	tests/systemd-unit.sh
 	@echo "make test: all passed"
 
 # Benchmarks print numbers (ratios against peers measured in the same run); they assert nothing.

@@ -14,6 +14,8 @@ host_packages=(
   # The media adapter tests: a real systemd-udevd (started by the test), FAT, exFAT and ext4 images
   # on loop devices (losetup and mount come with util-linux and mount).
   udev dosfstools exfatprogs e2fsprogs
+  # systemd-analyze (verify and security of board/shfl.service) and systemd-notify (the sd_notify test)
+  systemd
 )
 # Benchmarks (bench/): instruction counts, peak RSS, and the peers measured in the same run.
 bench_packages=(valgrind time mpd mpg123)

@@ -169,6 +169,46 @@ check "x86_64 firmware shfl scan prints the same as the host" same_scan x86_64 "
 check "aarch64 firmware shfl scan prints the same as the host" same_scan aarch64 qemu-aarch64-static "$out/aarch64/shfl"
 check "x86_64 and aarch64 firmware write the state file the host writes" same_states
 
+# The control socket and sd_notify in the firmware: `shfl control-echo` (a test aid) serves the
+# socket with the Embedded server in a poll() loop and answers each request with its own line;
+# the firmware's client commands ask it, a raw client sends a malformed line, and a datagram
+# socket standing in for systemd's (abstract, as NOTIFY_SOCKET may be) collects READY=1.
+control_round_trip() { # control_round_trip NAME COMMAND...
+  local name="$1"; shift
+  local socket="$work/$name-ctl/control" notify="@shfl-firmware-$$-$name" server status=0
+  python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); s.bind("\0" + sys.argv[1][1:]); s.settimeout(30)
+print(s.recv(4096).decode()); print(s.recv(4096).decode())' "$notify" >"$work/$name.notify" &
+  local receiver=$!
+  for _ in $(seq 200); do grep -q " @${notify#@}\$" /proc/net/unix && break; sleep 0.05; done
+  NOTIFY_SOCKET="$notify" "$@" control-echo "$socket" 4 &
+  server=$!
+  for _ in $(seq 200); do [ -S "$socket" ] && break; sleep 0.05; done
+  [ "$(stat -c %a "$socket")" = 660 ] || { echo "socket mode $(stat -c %a "$socket")"; status=1; }
+  "$@" status --socket "$socket" | grep -qx "request: status" || status=1
+  "$@" volume 42 --socket "$socket" | grep -qx "request: volume 42" || status=1
+  "$@" press vol- --socket "$socket" | grep -qx "request: press VOL-" || status=1
+  python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM); s.connect(sys.argv[1]); s.sendall(b"volume 101\n"); s.settimeout(10)
+print(s.recv(4096).decode(), end="")' "$socket" | grep -qx "error: bad volume .101. (expected +, - or a number from 0 to 100)" || status=1
+  wait "$server" || status=1
+  wait "$receiver" || status=1
+  cat "$work/$name.notify"
+  grep -qx "READY=1" "$work/$name.notify" && grep -qx "STOPPING=1" "$work/$name.notify" || status=1
+  [ ! -e "$socket" ] || { echo "socket left behind"; status=1; }
+  return "$status"
+}
+check "x86_64 firmware serves the control socket, its client asks, READY=1 reaches NOTIFY_SOCKET" control_round_trip x86_64 "$out/x86_64/shfl"
+check "aarch64 firmware serves the control socket, its client asks, READY=1 reaches NOTIFY_SOCKET (qemu)" control_round_trip aarch64 qemu-aarch64-static "$out/aarch64/shfl"
+not_running() { # the client says the daemon is not running, exit status 2
+  local status=0
+  "$@" status --socket "$work/none/control" 2>"$work/none.err" || status=$?
+  [ "$status" -eq 2 ] && grep -qx "shfl status: shfl is not running (no control socket at $work/none/control)" "$work/none.err"
+}
+check "firmware shfl status without a daemon exits 2 and says so" not_running "$out/x86_64/shfl"
+
 # The configuration file, read by libinih in the firmware: `shfl config` prints what the host
 # prints, for the sample (every default, no problem, exit 0) and for a broken file with CRLF
 # lines, whose problems name the file, the line and the key (exit 1).

@@ -19,6 +19,8 @@ const char *shfl_errno_description(int code) { return strerrordesc_np(code); }
 int shfl_argc(void) { return captured_argc; }
 char *const *shfl_argv(void) { return captured_argv; }
 
+int shfl_accept4(int fd, int flags) { return accept4(fd, NULL, NULL, flags); }
+
 #ifdef SHFL_FIRMWARE
 // The Embedded Swift stdlib parses Double from text through this hook, which the full runtime
 // provides on the host. Always the C locale, as the stdlib expects.

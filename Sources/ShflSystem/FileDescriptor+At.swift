@@ -50,6 +50,15 @@ extension FileDescriptor {
         _ = try result.get()
     }
 
+    /// `fchmodat(2)` of `name` in this directory (following a symbolic link; Linux has no
+    /// mode for links): sets its permission bits to `mode`.
+    public func changeMode(_ name: [UInt8], to mode: mode_t) throws(Errno) {
+        let result = withCString(name) { path in
+            retryingOnInterrupt { fchmodat(rawValue, path, mode, 0) }
+        }
+        _ = try result.get()
+    }
+
     /// `mkdir -p`: creates `path` and its missing parents with `mkdirat(2)`; an existing
     /// directory is fine.
     public static func makeDirectories(_ path: [UInt8], mode: mode_t = 0o755) throws(Errno) {

@@ -19,6 +19,8 @@ enum ShflCommand {
           config [--config PATH]  check a configuration file: its problems and the settings in effect
           board-check  test the wiring: blink the LED, then ask for each button
           gpio-monitor print the buttons' debounced changes and gestures live
+          status | play | pause | toggle | skip | reshuffle | capacity   ask the running daemon
+          volume +|-|N, press BUTTON, release BUTTON   (BUTTON: PLAY SKIP VOL+ VOL-; all take --socket PATH)
         """
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -37,6 +39,9 @@ enum ShflCommand {
             return PlayFileCommand.run(Array(arguments.dropFirst(2)))
         case "scan": return ScanCommand.run(Array(arguments.dropFirst(2)))
         case "config": return ConfigCommand.run(Array(arguments.dropFirst(2)))
+        case "status", "play", "pause", "toggle", "skip", "reshuffle", "capacity", "volume", "press", "release":
+            return ControlCommand.run(command, Array(arguments.dropFirst(2)))
+        case "control-echo": return ControlEchoCommand.run(Array(arguments.dropFirst(2)))  // test aid, not in the usage
         case "state-writer": return StateWriterCommand.run(Array(arguments.dropFirst(2)))  // test aid, not in the usage
         case "board-check":
             return BoardCheckCommand.run(arguments.dropFirst(2))

@@ -77,3 +77,21 @@ static inline unsigned char shfl_dirent_type(const struct dirent *entry) { retur
 
 /// The file type bits of `st_mode` (`st_mode & S_IFMT`; `S_IFMT` is a nested macro).
 static inline unsigned int shfl_file_type(mode_t mode) { return mode & S_IFMT; }
+
+// ---- Local sockets (control socket, sd_notify) ----------------------------------------------
+// <sys/socket.h> and <sys/un.h> above give the calls; these wrap what Swift cannot import
+// uniformly: glibc's SOCK_* and MSG_* are enum members re-#defined as macros, offsetof is a
+// macro, and accept4(2) is declared only under _GNU_SOURCE (defined in shfl_system.c).
+
+static inline int shfl_sock_stream(void) { return SOCK_STREAM; }
+static inline int shfl_sock_dgram(void) { return SOCK_DGRAM; }
+static inline int shfl_sock_cloexec(void) { return SOCK_CLOEXEC; }
+static inline int shfl_sock_nonblock(void) { return SOCK_NONBLOCK; }
+static inline int shfl_msg_nosignal(void) { return MSG_NOSIGNAL; }
+static inline int shfl_msg_dontwait(void) { return MSG_DONTWAIT; }
+
+/// `offsetof(struct sockaddr_un, sun_path)`: where the path starts in the address.
+static inline size_t shfl_sockaddr_un_path_offset(void) { return __builtin_offsetof(struct sockaddr_un, sun_path); }
+
+/// `accept4(fd, NULL, NULL, flags)`.
+int shfl_accept4(int fd, int flags);

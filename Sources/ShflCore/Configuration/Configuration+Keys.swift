@@ -33,7 +33,7 @@ extension Configuration {
             .duration(.milliseconds(1)...(.seconds(1))),
             get: { $0.audio.periodTime }, set: { $0.audio.periodTime = $1 }),
         ConfigurationKey(
-            "audio", "realtime-priority", "SCHED_FIFO priority of the audio thread; off runs it as a normal thread.",
+            "audio", "realtime-priority", "SCHED_FIFO priority of the audio thread, or off (shfl.service's LimitRTPRIO= allows up to 50).",
             ConfigurationValue<Int>.integer(1...99).orOff(),
             get: { $0.audio.realTimePriority }, set: { $0.audio.realTimePriority = $1 }),
         ConfigurationKey(
@@ -119,11 +119,11 @@ extension Configuration {
 
         // [system]
         ConfigurationKey(
-            "system", "state-directory", "Where the shuffle, position and history of each stick are saved.",
+            "system", "state-directory", "Where each stick's shuffle, position and history are saved (in shfl.service's ReadWritePaths=).",
             .absolutePath,
             get: { $0.system.stateDirectory }, set: { $0.system.stateDirectory = $1 }),
         ConfigurationKey(
-            "system", "runtime-directory", "Runtime files: stick mount points (RUNTIME/media).",
+            "system", "runtime-directory", "Runtime files: stick mount points under RUNTIME/media (in shfl.service's ReadWritePaths=).",
             .absolutePath,
             get: { $0.system.runtimeDirectory }, set: { $0.system.runtimeDirectory = $1 }),
         ConfigurationKey(

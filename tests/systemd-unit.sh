@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Checks board/shfl.service, run by `make test`: `systemd-analyze verify` must find nothing to
+# say, and `systemd-analyze security --offline=yes` must rate its exposure 2.5 or lower (the
+# issue's target; printed, with what is left exposed). Needs no running systemd and installs
+# nothing: the unit is checked as a copy whose ExecStart points at the built binary (verify
+# insists that the program exists), in a temporary folder.
+# Usage: tests/systemd-unit.sh [SHFL_BINARY]   (default: the host build's shfl)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+unit=board/shfl.service
+binary="${1:-$(swift build --show-bin-path)/shfl}"
+[ -x "$binary" ] || { echo "FAIL $unit: no shfl binary at $binary (build it first)"; exit 1; }
+command -v systemd-analyze >/dev/null || { echo "FAIL $unit: systemd-analyze is missing (scripts/install-deps.sh host)"; exit 1; }
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+sed "s|^ExecStart=/usr/bin/shfl |ExecStart=$(realpath "$binary") |" "$unit" >"$work/shfl.service"
+grep -q "^ExecStart=$(realpath "$binary") run$" "$work/shfl.service" || { echo "FAIL $unit: no 'ExecStart=/usr/bin/shfl run' line"; exit 1; }
+
+failed=0
+if systemd-analyze verify --man=no "$work/shfl.service" >"$work/verify.txt" 2>&1 && [ ! -s "$work/verify.txt" ]; then
+  echo "ok   $unit passes systemd-analyze verify"
+else
+  echo "FAIL $unit: systemd-analyze verify says:"; sed 's/^/     /' "$work/verify.txt"; failed=1
+fi
+
+# --threshold counts in tenths: 25 is an exposure of 2.5.
+status=0
+systemd-analyze security --offline=yes --threshold=25 --no-pager "$work/shfl.service" >"$work/security.txt" 2>&1 || status=$?
+score_line="$(grep -F 'Overall exposure level' "$work/security.txt" || true)"
+if [ "$status" -eq 0 ] && [ -n "$score_line" ]; then
+  echo "ok   $unit exposure is at most 2.5 (systemd-analyze security --offline=yes):"
+else
+  echo "FAIL $unit exposure is above 2.5, or systemd-analyze security failed:"; failed=1
+fi
+grep -E '^✗' "$work/security.txt" | sed -E 's/^✗ +/     exposed: /; s/ {2,}/  /g' || true
+echo "     ${score_line:-$(cat "$work/security.txt")}"
+exit "$failed"
