@@ -23,19 +23,21 @@ let package = Package(
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
+        .systemLibrary(name: "CInih", pkgConfig: "inih", providers: [.apt(["libinih-dev"])]),
 
         // Adapters, one module per technology.
         .target(name: "ShflSystem", dependencies: ["ShflCore", "CSystem"]),
         .target(name: "ShflAudio", dependencies: ["ShflCore", "ShflSystem", "CMpg123", "CALSA"]),
         .target(name: "ShflGPIO", dependencies: ["ShflCore", "ShflSystem", "CGPIOD"]),
         .target(name: "ShflMedia", dependencies: ["ShflCore", "ShflSystem", "CSystem", "CUdev"]),
+        .target(name: "ShflConfig", dependencies: ["ShflCore", "ShflSystem", "CSystem", "CInih"]),
         // The daemon's outside interfaces: the control socket (server and client) and sd_notify.
         .target(name: "ShflService", dependencies: ["ShflCore", "ShflSystem", "CSystem"]),
 
         // The composition root.
         .executableTarget(
             name: "shfl",
-            dependencies: ["ShflCore", "ShflSimulated", "ShflSystem", "ShflAudio", "ShflGPIO", "ShflMedia", "ShflService"]
+            dependencies: ["ShflCore", "ShflSimulated", "ShflSystem", "ShflAudio", "ShflGPIO", "ShflMedia", "ShflService", "ShflConfig"]
         ),
 
         // The port contracts, one check per port, run against the simulated and the real
@@ -46,7 +48,7 @@ let package = Package(
         .testTarget(name: "ShflSimulatedTests", dependencies: ["ShflCore", "ShflSimulated", "ShflTestKit"]),
         .testTarget(
             name: "ShflAdapterTests",
-            dependencies: ["ShflCore", "ShflSystem", "ShflAudio", "ShflGPIO", "ShflMedia", "ShflService", "ShflTestKit"]
+            dependencies: ["ShflCore", "ShflSystem", "ShflAudio", "ShflGPIO", "ShflMedia", "ShflService", "ShflConfig", "ShflTestKit"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -8,7 +8,7 @@ what="${1:-all}"
 
 host_packages=(
   pkg-config file binutils
-  libmpg123-dev libasound2-dev libgpiod-dev libudev-dev
+  libmpg123-dev libasound2-dev libgpiod-dev libudev-dev libinih-dev
   # audio fixtures and references (tests/fixtures/make-audio-fixtures.sh)
   sox lame mpg123 python3
   # The media adapter tests: a real systemd-udevd (started by the test), FAT, exFAT and ext4 images
@@ -23,7 +23,7 @@ bench_packages=(valgrind time mpd mpg123)
 # runs under qemu-user in the tests.
 firmware_packages=(
   gcc-aarch64-linux-gnu qemu-user-static
-  libc6:arm64 libc6-dev:arm64 libmpg123-dev:arm64 libasound2-dev:arm64 libgpiod-dev:arm64 libudev-dev:arm64
+  libc6:arm64 libc6-dev:arm64 libmpg123-dev:arm64 libasound2-dev:arm64 libgpiod-dev:arm64 libudev-dev:arm64 libinih-dev:arm64
 )
 
 case "$what" in

@@ -209,6 +209,36 @@ not_running() { # the client says the daemon is not running, exit status 2
 }
 check "firmware shfl status without a daemon exits 2 and says so" not_running "$out/x86_64/shfl"
 
+# The configuration file, read by libinih in the firmware: `shfl config` prints what the host
+# prints, for the sample (every default, no problem, exit 0) and for a broken file with CRLF
+# lines, whose problems name the file, the line and the key (exit 1).
+printf '[audio]\r\nbuffer-time = 200\r\n  device = hw:1 ; indented\r\n[adio]\r\nmixer = software\r\nnot a key line\r\n[volume]\r\nmaximum = 40\r\nminimum = 60\r\nstepp = 2\r\n' >"$work/broken.ini"
+config_of() { # config_of NAME STATUS FILE COMMAND...: `shfl config --config FILE` exits STATUS; output kept as NAME.config
+  local name="$1" status="$2" file="$3"; shift 3
+  "$@" config --config "$file" >"$work/$name.config" 2>&1
+  [ $? -eq "$status" ] || { cat "$work/$name.config"; return 1; }
+}
+same_config() { # same_config NAME STATUS FILE COMMAND...: as config_of, and the output equals the host's
+  config_of "$@" && diff -u "$work/host-$(basename "$3").config" "$work/$1.config"
+}
+broken_config_named() { # every problem of the broken file names file, line and key
+  config_of host-broken.ini 1 "$work/broken.ini" "$host_shfl" &&
+    grep -qxF "$work/broken.ini:2: [audio] buffer-time: expected a duration from 10ms to 2s with its unit (us, ms or s), not '200'; using the default 200ms" "$work/host-broken.ini.config" &&
+    grep -qxF "$work/broken.ini:4: unknown section [adio] (did you mean [audio]?); its keys are ignored" "$work/host-broken.ini.config" &&
+    grep -qxF "$work/broken.ini:6: expected key = value, a [section] heading or a # comment, not 'not a key line'; ignored" "$work/host-broken.ini.config" &&
+    grep -qxF "$work/broken.ini:9: [volume] maximum 40 is below minimum 60; using 60" "$work/host-broken.ini.config" &&
+    grep -qxF "$work/broken.ini:10: unknown key 'stepp' in [volume] (did you mean step?); ignored" "$work/host-broken.ini.config" &&
+    grep -qxF "device = hw:1 ; line 3" "$work/host-broken.ini.config" || { cat "$work/host-broken.ini.config"; return 1; }
+}
+check "host shfl config of board/shfl.ini: every default, no problem" config_of host-shfl.ini 0 board/shfl.ini "$host_shfl"
+check "host shfl config of a broken file names file, line and key of each problem" broken_config_named
+for build in x86_64 aarch64; do
+  runner=("$out/$build/shfl")
+  [ "$build" = aarch64 ] && runner=(qemu-aarch64-static "$out/aarch64/shfl")
+  check "$build firmware: shfl config of board/shfl.ini prints the same as the host" same_config "$build-sample" 0 board/shfl.ini "${runner[@]}"
+  check "$build firmware: shfl config of a broken file prints the same problems as the host" same_config "$build-broken" 1 "$work/broken.ini" "${runner[@]}"
+done
+
 echo
 echo "self-check (aarch64):"
 sed 's/^/  /' "$work/aarch64.txt"

@@ -16,6 +16,7 @@ enum ShflCommand {
           self-check   run the core's built-in self-check and print its checksums
           play-file FILE... [--device PCM]   play MP3 files through libmpg123 and ALSA
           scan PATH    show the tracks a stick would load, "N/120", the policy and every skip
+          config [--config PATH]  check a configuration file: its problems and the settings in effect
           board-check  test the wiring: blink the LED, then ask for each button
           gpio-monitor print the buttons' debounced changes and gestures live
           status | play | pause | toggle | skip | reshuffle | capacity   ask the running daemon
@@ -37,6 +38,7 @@ enum ShflCommand {
         case "play-file":
             return PlayFileCommand.run(Array(arguments.dropFirst(2)))
         case "scan": return ScanCommand.run(Array(arguments.dropFirst(2)))
+        case "config": return ConfigCommand.run(Array(arguments.dropFirst(2)))
         case "status", "play", "pause", "toggle", "skip", "reshuffle", "capacity", "volume", "press", "release":
             return ControlCommand.run(command, Array(arguments.dropFirst(2)))
         case "control-echo": return ControlEchoCommand.run(Array(arguments.dropFirst(2)))  // test aid, not in the usage
