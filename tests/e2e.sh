@@ -20,6 +20,17 @@ cp "$fixtures/stereo44.mp3" "$outside/CAFE-0001/Album/one.mp3"
 cp "$fixtures/vbr.mp3" "$outside/CAFE-0001/Album/two.mp3"
 cp "$fixtures/id3v24.mp3" "$outside/CAFE-0001/three.mp3"
 capture="$work/capture.raw"; led="$work/led"; log="$work/log"
+# A configuration file with the test's settings and one bad value (it must be named, with its
+# file and line, and fall back to its default while the rest applies).
+cat >"$work/shfl.ini" <<INI
+[volume]
+initial = 100
+[player]
+selection = alphabetical
+autoplay = maybe
+[media]
+source = directory:$sticks
+INI
 passed=0; failed=0; daemon=""
 cleanup() { [ -n "$daemon" ] && kill -9 "$daemon" 2>/dev/null; [ -n "${KEEP:-}" ] && echo "kept $work" || rm -rf "$work"; }
 trap cleanup EXIT
@@ -27,8 +38,8 @@ trap cleanup EXIT
 ok() { passed=$((passed + 1)); echo "ok   e2e $arch: $1"; }
 not_ok() { failed=$((failed + 1)); echo "FAIL e2e $arch: $1"; sed 's/^/     /' "$log" | tail -15; }
 start_daemon() {
-  "${runner[@]}" "$shfl" run --media "$sticks" --device "file:'$capture',raw" --state-dir "$state" \
-    --led-trace "$led" --pace --no-rt --volume 100 --control "$work/control" >>"$log" 2>&1 &
+  "${runner[@]}" "$shfl" run --config "$work/shfl.ini" --device "file:'$capture',raw" --state-dir "$state" \
+    --led-trace "$led" --pace --no-rt --control "$work/control" >>"$log" 2>&1 &
   daemon=$!
 }
 now_ms() { date +%s%3N; }
@@ -45,6 +56,7 @@ reference() { "${mpg123[@]}" -q -s "$1"; }
 # 1. Start: running, LED heartbeat (no stick).
 : >"$log"; start_daemon
 if wait_for "running" 5000; then ok "starts"; else not_ok "starts"; fi
+if grep -qE "shfl.ini.*line 5.*autoplay|shfl.ini:5.*autoplay" "$log"; then ok "a bad configuration value is named with its file, line and key"; else not_ok "a bad configuration value is named with its file, line and key"; fi
 sleep 2.3
 
 # 2. Insert: loading, then autoplay of the first shuffled track, bit-exact.

@@ -57,7 +57,8 @@ final class Daemon {
         session = PlayerSession(player: options.player, gestures: options.gestures, initialLevels: levels, now: clock.now)
         // Outputs without a clock of their own (null, file) are paced to real time.
         let device = ALSAAudioSink(device: options.audioDevice, bufferTime: options.bufferTime, periodTime: options.periodTime)
-        sink = PacedAudioSink(device, pacing: options.paceAudio)
+        let clockless = options.audioDevice == "null" || options.audioDevice.hasPrefix("file:")
+        sink = PacedAudioSink(device, pacing: options.paceAudio || clockless)
         let decoder: Mpg123Decoder
         do {
             decoder = try Mpg123Decoder()
@@ -345,7 +346,7 @@ final class Daemon {
     /// plays on; nil for plugins without a card (null, file), which would only make alsa-lib
     /// complain.
     static func cardName(_ options: DaemonOptions) -> String? {
-        if let card = options.mixerCard { return card }
+        if let card = options.mixerCard { return card == "none" ? nil : card }
         let device = options.audioDevice
         if device == "default" || device == "sysdefault" { return "default" }
         for prefix in ["hw:", "plughw:"] where device.hasPrefix(prefix) {

@@ -4,37 +4,81 @@ import ShflMedia
 /// What `shfl run` is told: where sticks come from, where audio goes, where state lives.
 /// Defaults are the product's; tests and the demo override them on the command line.
 struct DaemonOptions {
-    var audioDevice = "default"
-    var bufferTime: UInt32 = 200_000
-    var periodTime: UInt32 = 20_000
+    var audioDevice: String
+    var bufferTime: UInt32
+    var periodTime: UInt32
     var mixerCard: String?
-    var realTimePriority: Int32? = 50
-    var lockMemory = false
+    var realTimePriority: Int32?
+    var lockMemory: Bool
     /// Pace audio to real time (for the ALSA null and file outputs, which have no clock).
     var paceAudio = false
-    var stateDirectory = "/var/lib/shfl"
-    var runtimeDirectory = "/run/shfl"
+    var stateDirectory: String
+    var runtimeDirectory: String
     /// "udev", or a folder whose subfolders stand for sticks.
-    var media = "udev"
+    var media: String
     /// Which libudev monitor: "auto" (udevd's when it runs), "udev", or "kernel" (raw uevents:
     /// the one that works under systemd's PrivateNetwork=yes, where udevd's events do not
     /// arrive; the stick's filesystem is then read from its superblock).
-    var udevSource = "auto"
+    var udevSource: String
     /// The control socket ("none": no socket).
-    var controlSocket = "/run/shfl/control"
+    var controlSocket: String
     /// Write the LED to this trace file instead of a GPIO line.
     var ledTrace: String?
-    var policy = SelectionPolicy.default
-    var scanLimits = ScanLimits.standard
-    var player = PlayerSettings()
-    var gestures = GestureSettings.standard
+    var policy: SelectionPolicy
+    var scanLimits: ScanLimits
+    var player: PlayerSettings
+    var gestures: GestureSettings
     var verbose = false
+    /// The configuration's [media] section (accepted filesystems; scan limits are above).
+    var mediaConfiguration: MediaConfiguration
+    /// Pin map name or file (nil: detect the board), and the LED polarity override.
+    var board: String?
+    var ledPolarity: LinePolarity?
+    /// Simulated buttons (through the control socket) instead of GPIO.
+    var simulatedButtons = false
 
-    static let usage = "usage: shfl run [--media udev|FOLDER] [--udev-source auto|udev|kernel] [--device PCM] [--buffer-time US] [--period-time US] [--state-dir DIR] [--led-trace FILE] [--control SOCKET|none] [--policy NAME] [--volume 0-100] [--pace] [--no-autoplay] [--no-rt] [--verbose]"
+    /// The product's defaults: those of `Configuration()` (one place for every default).
+    init() {
+        self.init(configuration: Configuration())
+    }
 
-    /// Parses the arguments after `run`; nil and a message on a bad one.
-    static func parse(_ arguments: [String]) -> (DaemonOptions?, String?) {
-        var options = DaemonOptions()
+    /// The options a configuration file describes (flags may override them after).
+    init(configuration: Configuration) {
+        let audio = configuration.audio
+        audioDevice = audio.device
+        bufferTime = audio.bufferMicroseconds
+        periodTime = audio.periodMicroseconds
+        realTimePriority = audio.realTimePriority.map { Int32(truncatingIfNeeded: $0) }
+        mixerCard = nil
+        lockMemory = audio.lockMemory
+        switch audio.mixer {
+        case .automatic: mixerCard = nil
+        case .software: mixerCard = "none"
+        case .card(let card): mixerCard = card
+        }
+        player = configuration.player
+        policy = configuration.selectionPolicy
+        gestures = configuration.gestures
+        mediaConfiguration = configuration.media
+        scanLimits = ScanLimits(configuration.media)
+        switch configuration.media.source {
+        case .udev: media = "udev"; udevSource = "auto"
+        case .kernel: media = "udev"; udevSource = "kernel"
+        case .directory(let folder): media = folder; udevSource = "auto"
+        }
+        stateDirectory = configuration.system.stateDirectory
+        runtimeDirectory = configuration.system.runtimeDirectory
+        controlSocket = configuration.system.controlSocket
+        board = configuration.board.pinMap
+        ledPolarity = configuration.board.ledPolarity
+    }
+
+    static let usage = "usage: shfl run [--config FILE (default /boot/firmware/shfl.ini)] [--board NAME|FILE] [--simulated-buttons] [--media udev|FOLDER] [--udev-source auto|udev|kernel] [--device PCM] [--buffer-time US] [--period-time US] [--state-dir DIR] [--led-trace FILE] [--control SOCKET|none] [--policy NAME] [--volume 0-100] [--pace] [--no-autoplay] [--no-rt] [--verbose]"
+
+    /// Parses the arguments after `run` over `base` (the configuration file's options); nil and
+    /// a message on a bad one. `--config PATH` is read by the caller and skipped here.
+    static func parse(_ arguments: [String], base: DaemonOptions = DaemonOptions()) -> (DaemonOptions?, String?) {
+        var options = base
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
@@ -53,13 +97,19 @@ struct DaemonOptions {
             case "--pace":
                 options.paceAudio = true
                 consumed = 1
-            case "--media", "--device", "--buffer-time", "--period-time", "--state-dir", "--led-trace", "--policy", "--mixer", "--volume", "--control", "--udev-source":
+            case "--simulated-buttons":
+                options.simulatedButtons = true
+                consumed = 1
+            case "--config":
+                consumed = 2
+            case "--media", "--device", "--buffer-time", "--period-time", "--state-dir", "--led-trace", "--policy", "--mixer", "--volume", "--control", "--udev-source", "--board":
                 guard let value else { return (nil, argument + " needs a value") }
                 switch argument {
                 case "--media": options.media = value
                 case "--device": options.audioDevice = value
                 case "--mixer": options.mixerCard = value
                 case "--control": options.controlSocket = value
+                case "--board": options.board = value
                 case "--udev-source":
                     guard ["auto", "udev", "kernel"].contains(value) else { return (nil, "bad --udev-source '" + value + "' (auto, udev or kernel)") }
                     options.udevSource = value

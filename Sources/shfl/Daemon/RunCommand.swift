@@ -1,5 +1,7 @@
 import CSystem
+import ShflConfig
 import ShflCore
+import ShflGPIO
 import ShflMedia
 import ShflService
 import ShflSimulated
@@ -7,8 +9,14 @@ import ShflSystem
 
 /// `shfl run`: picks the adapters for the options and starts the daemon.
 enum RunCommand {
+    static let defaultConfiguration = "/boot/firmware/shfl.ini"
+
     static func run(_ arguments: [String]) -> Int32 {
-        let (parsed, problem) = DaemonOptions.parse(arguments)
+        var path = defaultConfiguration
+        if let index = arguments.firstIndex(of: "--config"), index + 1 < arguments.count { path = arguments[index + 1] }
+        let loaded = InihConfigurationFile.load(path: path)
+        for message in loaded.logMessages { StandardStreams.log(message) }
+        let (parsed, problem) = DaemonOptions.parse(arguments, base: DaemonOptions(configuration: loaded.configuration))
         guard let options = parsed else {
             StandardStreams.writeLine("shfl run: " + (problem ?? "bad arguments"), toError: true)
             StandardStreams.writeLine(DaemonOptions.usage, toError: true)
@@ -23,8 +31,7 @@ enum RunCommand {
         }
         let clock = SystemMonotonicClock()
         do throws(DaemonError) {
-            let light = try makeLight(options, clock: clock)
-            let lines = try makeLines(options)
+            let (lines, light) = try makeButtonsAndLight(options, clock: clock)
             let (monitor, mounter) = try makeMedia(options)
             let store: FileStateStore
             do {
@@ -57,12 +64,40 @@ enum RunCommand {
         }
     }
 
-    static func makeLight(_ options: DaemonOptions, clock: SystemMonotonicClock) throws(DaemonError) -> any StatusLight {
-        guard let path = options.ledTrace else {
-            // GPIO comes with the board configuration; until then the LED is a trace in /run.
-            return try traceLight(options.runtimeDirectory + "/led", clock: clock)
+    /// The buttons and LED: GPIO lines from the board's pin map; simulated buttons (pressed
+    /// through the control socket) and a trace-file LED when asked to (`--led-trace`,
+    /// `--simulated-buttons`), or when the GPIO cannot be had — logged, and the player plays on.
+    static func makeButtonsAndLight(_ options: DaemonOptions, clock: SystemMonotonicClock) throws(DaemonError) -> (any ButtonLines, any StatusLight) {
+        if options.ledTrace == nil && !options.simulatedButtons {
+            do throws(DeviceError) {
+                var pinMap: BoardPinMap
+                do throws(BoardFileError) {
+                    if let board = options.board {
+                        pinMap = try BoardFiles.load(board)
+                    } else {
+                        pinMap = try BoardFiles.detect()
+                    }
+                } catch {
+                    throw DeviceError(error.description)
+                }
+                if let polarity = options.ledPolarity { pinMap.ledPolarity = polarity }
+                let chip = try GPIODChip.open(label: pinMap.chipLabel, owner: "board " + pinMap.name)
+                let light = try GPIODStatusLight(chip: chip, pinMap: pinMap)
+                let lines = try GPIODButtonLines(chip: chip, pinMap: pinMap)
+                StandardStreams.log(LogMessage(.info, "buttons and LED on " + chip.info.description + " (board " + pinMap.name + ")"))
+                return (lines, light)
+            } catch {
+                StandardStreams.log(LogMessage(.error, "GPIO: " + error.description + "; buttons only through the control socket, LED traced to " + options.runtimeDirectory + "/led"))
+            }
         }
-        return try traceLight(path, clock: clock)
+        let lines: any ButtonLines
+        do {
+            lines = try SocketPairButtonLines(buttons: [.play, .skip, .volumeUp, .volumeDown])
+        } catch {
+            throw DaemonError(error.description)
+        }
+        _ = mkdir(options.runtimeDirectory, 0o755)
+        return (lines, try traceLight(options.ledTrace ?? options.runtimeDirectory + "/led", clock: clock))
     }
 
     static func traceLight(_ path: String, clock: SystemMonotonicClock) throws(DaemonError) -> any StatusLight {
@@ -73,19 +108,12 @@ enum RunCommand {
         }
     }
 
-    static func makeLines(_ options: DaemonOptions) throws(DaemonError) -> any ButtonLines {
-        do {
-            return try SocketPairButtonLines(buttons: [.play, .skip, .volumeUp, .volumeDown])
-        } catch {
-            throw DaemonError(error.description)
-        }
-    }
-
     static func makeMedia(_ options: DaemonOptions) throws(DaemonError) -> (any MediaMonitor, any MediaMounter) {
         if options.media == "udev" {
             do {
                 let source: UdevEventSource = options.udevSource == "kernel" ? .kernel : options.udevSource == "udev" ? .udev : .automatic()
-                let monitor = try UdevMediaMonitor(rules: MediaRules.forThisKernel(), source: source)
+                let rules = MediaRules.configured(options.mediaConfiguration, kernelFilesystems: MediaRules.kernelFilesystems())
+                let monitor = try UdevMediaMonitor(rules: rules, source: source)
                 return (monitor, SystemMediaMounter(runtimeDirectory: options.runtimeDirectory + "/media"))
             } catch {
                 throw DaemonError(error.description)
