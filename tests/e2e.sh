@@ -110,6 +110,15 @@ PY
   else not_ok "the resumed audio continues from the saved position"; fi
 else not_ok "re-inserted, it resumes"; fi
 
+# 4b. SIGHUP reloads the configuration: the daemon saves, starts again (same process id) and
+# the stick resumes. (Not under qemu-user, where /proc/self/exe is the emulator.)
+if [ "$arch" = x86_64 ]; then
+  kill -HUP "$daemon"
+  if wait_for "reloading the configuration" 3000 && sleep 1.5 && [ "$(count "running")" -ge 2 ] && kill -0 "$daemon" 2>/dev/null && [ "$(count "resuming at")" -ge 2 ]; then
+    ok "SIGHUP reloads the configuration and playback resumes"
+  else not_ok "SIGHUP reloads the configuration and playback resumes"; fi
+fi
+
 # 5. SIGTERM: state saved, exit 0.
 kill -TERM "$daemon"; wait "$daemon"; status=$?; daemon=""
 if [ "$status" -eq 0 ] && grep -q "stopped" "$log" && [ -s "$state/stick-CAFE-0001.state" ]; then ok "SIGTERM saves the state and exits 0"; else not_ok "SIGTERM saves the state and exits 0 (status $status)"; fi
@@ -151,7 +160,13 @@ mv "$outside/CAFE-0001" "$sticks/"
 wait_for "-> playing\(" 5000; sleep 0.8
 client() { "${runner[@]}" "$shfl" "$@" --socket "$work/control"; }
 tap() { client press "$1" >/dev/null && sleep 0.08 && client release "$1" >/dev/null; }
-if client status | grep -q "^state: playing"; then ok "shfl status reports the playing state"; else not_ok "shfl status reports the playing state"; fi
+status_reply=""
+for attempt in 1 2 3; do
+  status_reply=$(client status 2>&1) && echo "$status_reply" | grep -q "^state: playing" && break
+  sleep 0.3
+done
+if echo "$status_reply" | grep -q "^state: playing"; then ok "shfl status reports the playing state"
+else echo "status replied: $status_reply" >>"$log"; not_ok "shfl status reports the playing state"; fi
 first=$(grep -oE -- "-> playing\([^)]*\)" "$log" | tail -1 | sed -E 's/.*playing\((.*)\)/\1/')
 tap PLAY; wait_for "playing -> paused" 2000; sleep 0.3
 paused_size=$(stat -c %s "$capture"); sleep 0.6

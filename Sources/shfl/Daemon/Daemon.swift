@@ -27,6 +27,8 @@ final class Daemon {
     private let control: UnixControlServer?
     private let notifier: SystemdNotifier
     private var running = true
+    /// SIGHUP: after the clean stop, start again (re-reading the configuration).
+    private var restartRequested = false
     private var underruns = 0
     /// Tags of the track now playing (from the audio thread's `started` report).
     private var playingInfo: TrackInfo?
@@ -139,6 +141,11 @@ final class Daemon {
             publishStatus()
         }
         shutDown()
+        if restartRequested {
+            let error = SelfExecution.restart()
+            Daemon.log(LogMessage(.error, "cannot start again after SIGHUP: " + error.description))
+            return 1
+        }
         return 0
     }
 
@@ -149,6 +156,11 @@ final class Daemon {
             switch signal {
             case SIGTERM, SIGINT:
                 Daemon.log(LogMessage(.notice, "stopping (signal " + String(signal) + ")"))
+                running = false
+            case SIGHUP:
+                Daemon.log(LogMessage(.notice, "reloading the configuration: saving, then starting again"))
+                try? notifier.reloading(status: "Reloading the configuration")
+                restartRequested = true
                 running = false
             default:
                 Daemon.log(LogMessage(.info, "signal " + String(signal) + " ignored"))
@@ -333,7 +345,7 @@ final class Daemon {
         if let state = session.player.stickState {
             apply(.save(state))
         }
-        try? notifier.stopping()
+        if !restartRequested { try? notifier.stopping() }
         engine.send(.stop)
         engine.stopThread()
         control?.close()
