@@ -124,7 +124,7 @@ public final class AudioEngine<Decoder: TrackDecoder, Sink: AudioSink> {
             if playback != .playing || retryDelayMilliseconds > 0 {
                 let timeout = playback == .playing ? retryDelayMilliseconds : (drainPending ? drainGraceMilliseconds : -1)
                 let commanded = waitForCommand(timeoutMilliseconds: timeout)
-                if retryDelayMilliseconds > 0 && playback == .playing { retryDevice() }
+                if retryDelayMilliseconds > 0 && playback == .playing { configureSink() }
                 if drainPending && !commanded {
                     drainPending = false
                     do {
@@ -208,6 +208,8 @@ public final class AudioEngine<Decoder: TrackDecoder, Sink: AudioSink> {
         configureSink()
     }
 
+    /// Sets the device to the track's format. Also the retry after a device failure's back-off
+    /// delay: it reopens the device and playback continues where the track was.
     private func configureSink() {
         guard let format else { return }
         do {
@@ -290,17 +292,6 @@ public final class AudioEngine<Decoder: TrackDecoder, Sink: AudioSink> {
     private func deviceFailed(_ error: DeviceError) {
         report(.deviceFailed(error.description))
         retryDelayMilliseconds = retryDelayMilliseconds == 0 ? 100 : min(retryDelayMilliseconds * 2, 5_000)
-    }
-
-    /// After the back-off delay: reopen the device and continue where the track was.
-    private func retryDevice() {
-        guard let format else { return }
-        do {
-            try sink.configure(format)
-            retryDelayMilliseconds = 0
-        } catch {
-            deviceFailed(error)
-        }
     }
 
     private func duration(ofFrames frames: Int) -> Duration {
