@@ -43,6 +43,7 @@ test: deps test-core-purity test-host test-firmware test-e2e bench
 bench: deps-bench firmware-x86_64 build
 	bench/audio.sh
 	bench/daemon.sh
+	python3 bench/button-latency.py $(OUT)/firmware/x86_64/shfl .build-fixtures/audio
 
 # The core stays pure: no C module, no Glibc, no Foundation (STYLE.md).
 test-core-purity:
