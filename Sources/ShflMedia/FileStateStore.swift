@@ -60,8 +60,7 @@ public final class FileStateStore: StateStore {
         }
         if escaped.count > 200 {
             // Still one name per UUID: a prefix and the hash of the whole.
-            var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-            for byte in stick.uuid.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+            let hash = FNV1a64.hash(stick.uuid.utf8)
             escaped = Array(escaped[..<160]) + Array(("~" + FileStateStore.hex(hash, digits: 16)).utf8)
         }
         name += String(decoding: escaped, as: UTF8.self)

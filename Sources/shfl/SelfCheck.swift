@@ -281,28 +281,27 @@ extension SelfCheck {
     }
 }
 
-/// FNV-1a, 64 bits: a stable fingerprint of what the self-check saw.
+/// A stable fingerprint of what the self-check saw: the core's FNV-1a over bytes, and over
+/// numbers as their 8 little-endian bytes.
 struct Checksum {
-    private(set) var value: UInt64 = 0xCBF2_9CE4_8422_2325
-
-    mutating func add(_ byte: UInt8) {
-        value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
-    }
+    private var hasher = FNV1a64()
 
     mutating func add(_ bytes: [UInt8]) {
-        for byte in bytes { add(byte) }
+        hasher.add(bytes)
     }
 
     mutating func add(_ number: Int) {
         var remaining = UInt64(bitPattern: Int64(number))
+        var bytes: [UInt8] = []
         for _ in 0..<8 {
-            add(UInt8(truncatingIfNeeded: remaining))
+            bytes.append(UInt8(truncatingIfNeeded: remaining))
             remaining >>= 8
         }
+        hasher.add(bytes)
     }
 
     var hex: String {
-        var digits = String(value, radix: 16)
+        var digits = String(hasher.value, radix: 16)
         while digits.count < 16 { digits = "0" + digits }
         return digits
     }
