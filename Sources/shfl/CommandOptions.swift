@@ -6,12 +6,17 @@ struct UsageError: Error {
 }
 
 /// The options after a command's name: `--name VALUE` for the valued ones, `--name` alone for
-/// flags, nothing else (no positional arguments).
+/// flags, and, where the command takes them, positional arguments (anything not starting with
+/// "--"). A valued option given twice keeps the later value.
 struct CommandOptions {
     private var values: [String: String] = [:]
     private var flags: [String] = []
+    /// The positional arguments, in order (empty unless `positionals` was allowed).
+    private(set) var positionals: [String] = []
 
-    static func parse(_ arguments: ArraySlice<String>, valued: [String], flags allowed: [String]) throws(UsageError) -> CommandOptions {
+    static func parse(
+        _ arguments: ArraySlice<String>, valued: [String], flags allowed: [String], positionals: Bool = false
+    ) throws(UsageError) -> CommandOptions {
         var options = CommandOptions()
         var rest = arguments
         while let argument = rest.popFirst() {
@@ -20,6 +25,8 @@ struct CommandOptions {
                 options.values[argument] = value
             } else if allowed.contains(argument) {
                 options.flags.append(argument)
+            } else if positionals && !argument.hasPrefix("--") {
+                options.positionals.append(argument)
             } else {
                 throw UsageError(message: "unknown option '" + argument + "'")
             }

@@ -10,34 +10,40 @@ enum PlayFileCommand {
     static let usage = "usage: shfl play-file FILE... [--device PCM] [--buffer-time US] [--period-time US] [--volume 0-100] [--rt-priority N] [--start MS]"
 
     static func run(_ arguments: [String]) -> Int32 {
-        var files: [String] = []
-        var device = "default"
+        let command: CommandOptions
+        do {
+            command = try CommandOptions.parse(
+                arguments[...], valued: ["--device", "--buffer-time", "--period-time", "--volume", "--rt-priority", "--start"],
+                flags: [], positionals: true)
+        } catch {
+            return fail(error.message)
+        }
+        let files = command.positionals
+        let device = command.value("--device") ?? "default"
         var bufferTime: UInt32 = 200_000
         var periodTime: UInt32 = 20_000
         var volume = 100
         var priority: Int32?
         var start = Duration.zero
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            let value = index + 1 < arguments.count ? arguments[index + 1] : nil
-            switch argument {
-            case "--device", "--buffer-time", "--period-time", "--volume", "--rt-priority", "--start":
-                guard let value else { return fail(argument + " needs a value") }
-                switch argument {
-                case "--device": device = value
-                case "--buffer-time": guard let number = UInt32(value) else { return fail("bad --buffer-time '" + value + "'") }; bufferTime = number
-                case "--period-time": guard let number = UInt32(value) else { return fail("bad --period-time '" + value + "'") }; periodTime = number
-                case "--start": guard let number = Int64(value), number >= 0 else { return fail("bad --start '" + value + "' (milliseconds)") }; start = .milliseconds(number)
-                case "--volume": guard let number = Int(value), (0...100).contains(number) else { return fail("bad --volume '" + value + "' (0-100)") }; volume = number
-                default: guard let number = Int32(value) else { return fail("bad --rt-priority '" + value + "'") }; priority = number
-                }
-                index += 2
-            default:
-                if argument.hasPrefix("--") { return fail("unknown option '" + argument + "'") }
-                files.append(argument)
-                index += 1
-            }
+        if let value = command.value("--buffer-time") {
+            guard let number = UInt32(value) else { return fail("bad --buffer-time '" + value + "'") }
+            bufferTime = number
+        }
+        if let value = command.value("--period-time") {
+            guard let number = UInt32(value) else { return fail("bad --period-time '" + value + "'") }
+            periodTime = number
+        }
+        if let value = command.value("--start") {
+            guard let number = Int64(value), number >= 0 else { return fail("bad --start '" + value + "' (milliseconds)") }
+            start = .milliseconds(number)
+        }
+        if let value = command.value("--volume") {
+            guard let number = Int(value), (0...100).contains(number) else { return fail("bad --volume '" + value + "' (0-100)") }
+            volume = number
+        }
+        if let value = command.value("--rt-priority") {
+            guard let number = Int32(value) else { return fail("bad --rt-priority '" + value + "'") }
+            priority = number
         }
         guard !files.isEmpty else { return fail("no file given") }
 

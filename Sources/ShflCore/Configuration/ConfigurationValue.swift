@@ -16,6 +16,12 @@ public struct ConfigurationValue<Value>: Sendable {
     }
 
     /// The same value, or `off` for nil: `realtime-priority = off`, `power-off-hold = off`.
+    /// `text` read as the configuration file would read it (nil when it is not valid), for
+    /// command-line options that take the same values as a key.
+    public func parse(_ text: String) -> Value? {
+        read(text)
+    }
+
     public func orOff() -> ConfigurationValue<Value?> {
         let base = self
         return ConfigurationValue<Value?>(

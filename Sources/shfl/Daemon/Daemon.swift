@@ -354,11 +354,15 @@ final class Daemon {
         Daemon.log(LogMessage(.notice, "stopped"))
     }
 
-    /// The card whose mixer to use: `--mixer`, or the card a `hw:`/`plughw:`/`default` device
-    /// plays on; nil for plugins without a card (null, file), which would only make alsa-lib
-    /// complain.
+    /// The card whose mixer to use: the one configured, or the card a `hw:`/`plughw:`/`default`
+    /// device plays on; nil for software gain, and for plugins without a card (null, file),
+    /// which would only make alsa-lib complain.
     static func cardName(_ options: DaemonOptions) -> String? {
-        if let card = options.mixerCard { return card == "none" ? nil : card }
+        switch options.mixer {
+        case .software: return nil
+        case .card(let card): return card
+        case .automatic: break
+        }
         let device = options.audioDevice
         if device == "default" || device == "sysdefault" { return "default" }
         for prefix in ["hw:", "plughw:"] where device.hasPrefix(prefix) {

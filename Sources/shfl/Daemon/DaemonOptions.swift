@@ -7,7 +7,8 @@ struct DaemonOptions {
     var audioDevice: String
     var bufferTime: UInt32
     var periodTime: UInt32
-    var mixerCard: String?
+    /// Which volume control: the card's mixer (`automatic` or a named card) or software gain.
+    var mixer: MixerChoice
     var realTimePriority: Int32?
     var lockMemory: Bool
     /// Pace audio to real time (for the ALSA null and file outputs, which have no clock).
@@ -49,13 +50,8 @@ struct DaemonOptions {
         bufferTime = audio.bufferMicroseconds
         periodTime = audio.periodMicroseconds
         realTimePriority = audio.realTimePriority.map { Int32(truncatingIfNeeded: $0) }
-        mixerCard = nil
         lockMemory = audio.lockMemory
-        switch audio.mixer {
-        case .automatic: mixerCard = nil
-        case .software: mixerCard = "none"
-        case .card(let card): mixerCard = card
-        }
+        mixer = audio.mixer
         player = configuration.player
         policy = configuration.selectionPolicy
         gestures = configuration.gestures
@@ -73,67 +69,54 @@ struct DaemonOptions {
         ledPolarity = configuration.board.ledPolarity
     }
 
-    static let usage = "usage: shfl run [--config FILE (default /boot/firmware/shfl.ini)] [--board NAME|FILE] [--simulated-buttons] [--media udev|FOLDER] [--udev-source auto|udev|kernel] [--device PCM] [--buffer-time US] [--period-time US] [--state-dir DIR] [--led-trace FILE] [--control SOCKET|none] [--policy NAME] [--volume 0-100] [--pace] [--no-autoplay] [--no-rt] [--verbose]"
+    static let usage = "usage: shfl run [--config FILE (default /boot/firmware/shfl.ini)] [--board NAME|FILE] [--simulated-buttons] [--media udev|FOLDER] [--udev-source auto|udev|kernel] [--device PCM] [--buffer-time US] [--period-time US] [--state-dir DIR] [--led-trace FILE] [--control SOCKET|none] [--policy NAME] [--mixer auto|software|CARD] [--volume 0-100] [--pace] [--no-autoplay] [--no-rt] [--verbose]"
 
-    /// Parses the arguments after `run` over `base` (the configuration file's options); nil and
-    /// a message on a bad one. `--config PATH` is read by the caller and skipped here.
-    static func parse(_ arguments: [String], base: DaemonOptions = DaemonOptions()) -> (DaemonOptions?, String?) {
-        var options = base
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            let value: String? = index + 1 < arguments.count ? arguments[index + 1] : nil
-            var consumed = 2
-            switch argument {
-            case "--no-autoplay":
-                options.player.autoplay = false
-                consumed = 1
-            case "--no-rt":
-                options.realTimePriority = nil
-                consumed = 1
-            case "--verbose":
-                options.verbose = true
-                consumed = 1
-            case "--pace":
-                options.paceAudio = true
-                consumed = 1
-            case "--simulated-buttons":
-                options.simulatedButtons = true
-                consumed = 1
-            case "--config":
-                consumed = 2
-            case "--media", "--device", "--buffer-time", "--period-time", "--state-dir", "--led-trace", "--policy", "--mixer", "--volume", "--control", "--udev-source", "--board":
-                guard let value else { return (nil, argument + " needs a value") }
-                switch argument {
-                case "--media": options.media = value
-                case "--device": options.audioDevice = value
-                case "--mixer": options.mixerCard = value
-                case "--control": options.controlSocket = value
-                case "--board": options.board = value
-                case "--udev-source":
-                    guard ["auto", "udev", "kernel"].contains(value) else { return (nil, "bad --udev-source '" + value + "' (auto, udev or kernel)") }
-                    options.udevSource = value
-                case "--state-dir": options.stateDirectory = value
-                case "--volume":
-                    guard let level = Int(value), (0...100).contains(level) else { return (nil, "bad --volume '" + value + "' (0-100)") }
-                    let volume = options.player.volume
-                    options.player.volume = VolumeSettings(initial: level, minimum: volume.minimum, maximum: volume.maximum, step: volume.step)
-                case "--led-trace": options.ledTrace = value
-                case "--policy":
-                    guard let policy = SelectionPolicy(configName: value) else { return (nil, "unknown policy '" + value + "'") }
-                    options.policy = policy
-                case "--buffer-time":
-                    guard let number = UInt32(value) else { return (nil, "bad --buffer-time '" + value + "'") }
-                    options.bufferTime = number
-                default:
-                    guard let number = UInt32(value) else { return (nil, "bad --period-time '" + value + "'") }
-                    options.periodTime = number
-                }
-            default:
-                return (nil, "unknown option '" + argument + "'")
-            }
-            index += consumed
+    /// The options `shfl run` takes with a value, and alone.
+    static let valuedOptions = [
+        "--config", "--media", "--device", "--buffer-time", "--period-time", "--state-dir", "--led-trace",
+        "--policy", "--mixer", "--volume", "--control", "--udev-source", "--board",
+    ]
+    static let flagOptions = ["--no-autoplay", "--no-rt", "--verbose", "--pace", "--simulated-buttons"]
+
+    /// Applies the command line over these options (the configuration file's); a message on a
+    /// bad value. `--config` is the caller's: it chose the file these options came from.
+    mutating func apply(_ command: CommandOptions) -> String? {
+        if command.isSet("--no-autoplay") { player.autoplay = false }
+        if command.isSet("--no-rt") { realTimePriority = nil }
+        if command.isSet("--verbose") { verbose = true }
+        if command.isSet("--pace") { paceAudio = true }
+        if command.isSet("--simulated-buttons") { simulatedButtons = true }
+        if let value = command.value("--media") { media = value }
+        if let value = command.value("--device") { audioDevice = value }
+        if let value = command.value("--mixer") {
+            guard let choice = ConfigurationValue.mixer.parse(value) else { return "bad --mixer '" + value + "' (" + ConfigurationValue<MixerChoice>.mixer.expected + ")" }
+            mixer = choice
         }
-        return (options, nil)
+        if let value = command.value("--control") { controlSocket = value }
+        if let value = command.value("--board") { board = value }
+        if let value = command.value("--state-dir") { stateDirectory = value }
+        if let value = command.value("--led-trace") { ledTrace = value }
+        if let value = command.value("--udev-source") {
+            guard ["auto", "udev", "kernel"].contains(value) else { return "bad --udev-source '" + value + "' (auto, udev or kernel)" }
+            udevSource = value
+        }
+        if let value = command.value("--volume") {
+            guard let level = Int(value), (0...100).contains(level) else { return "bad --volume '" + value + "' (0-100)" }
+            let volume = player.volume
+            player.volume = VolumeSettings(initial: level, minimum: volume.minimum, maximum: volume.maximum, step: volume.step)
+        }
+        if let value = command.value("--policy") {
+            guard let chosen = SelectionPolicy(configName: value) else { return "unknown policy '" + value + "'" }
+            policy = chosen
+        }
+        if let value = command.value("--buffer-time") {
+            guard let number = UInt32(value) else { return "bad --buffer-time '" + value + "'" }
+            bufferTime = number
+        }
+        if let value = command.value("--period-time") {
+            guard let number = UInt32(value) else { return "bad --period-time '" + value + "'" }
+            periodTime = number
+        }
+        return nil
     }
 }

@@ -12,16 +12,16 @@ enum RunCommand {
     static let defaultConfiguration = "/boot/firmware/shfl.ini"
 
     static func run(_ arguments: [String]) -> Int32 {
-        var path = defaultConfiguration
-        if let index = arguments.firstIndex(of: "--config"), index + 1 < arguments.count { path = arguments[index + 1] }
-        let loaded = InihConfigurationFile.load(path: path)
-        for message in loaded.logMessages { StandardStreams.log(message) }
-        let (parsed, problem) = DaemonOptions.parse(arguments, base: DaemonOptions(configuration: loaded.configuration))
-        guard let options = parsed else {
-            StandardStreams.writeLine("shfl run: " + (problem ?? "bad arguments"), toError: true)
-            StandardStreams.writeLine(DaemonOptions.usage, toError: true)
-            return 2
+        let command: CommandOptions
+        do {
+            command = try CommandOptions.parse(arguments[...], valued: DaemonOptions.valuedOptions, flags: DaemonOptions.flagOptions)
+        } catch {
+            return usage(error.message)
         }
+        let loaded = InihConfigurationFile.load(path: command.value("--config") ?? defaultConfiguration)
+        for message in loaded.logMessages { StandardStreams.log(message) }
+        var options = DaemonOptions(configuration: loaded.configuration)
+        if let problem = options.apply(command) { return usage(problem) }
         // Block the signals before any thread starts, so only the event loop receives them.
         let signals: SignalDescriptor
         do {
@@ -124,6 +124,12 @@ enum RunCommand {
         } catch {
             throw DaemonError(error.description)
         }
+    }
+
+    private static func usage(_ problem: String) -> Int32 {
+        StandardStreams.writeLine("shfl run: " + problem, toError: true)
+        StandardStreams.writeLine(DaemonOptions.usage, toError: true)
+        return 2
     }
 
     private static func fail(_ message: String) -> Int32 {
