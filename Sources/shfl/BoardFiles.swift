@@ -78,20 +78,21 @@ enum BoardFiles {
     /// The board's model from the device tree ("Raspberry Pi 4 Model B Rev 1.4"), nil where
     /// there is none (a PC).
     static func deviceTreeModel() -> String? {
-        guard var bytes = try? readFile("/proc/device-tree/model") else { return nil }
+        guard var bytes = try? readFile("/proc/device-tree/model").bytes else { return nil }
         while bytes.last == 0 { bytes.removeLast() }
         return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
     }
 
     private static func read(_ path: String, name: String) throws(BoardFileError) -> BoardPinMap {
         let bytes: [UInt8]
+        let isComplete: Bool
         do {
-            bytes = try readFile(path)
+            (bytes, isComplete) = try readFile(path)
         } catch {
             if error == .noEntry { throw .missing(path) }
             throw .unreadable(path, error.description)
         }
-        guard bytes.count <= maximumFileSize else {
+        guard isComplete else {
             throw .unreadable(path, "longer than " + String(maximumFileSize) + " bytes")
         }
         do {
@@ -101,21 +102,11 @@ enum BoardFiles {
         }
     }
 
-    /// The file's bytes, at most `maximumFileSize + 1` of them.
-    private static func readFile(_ path: String) throws(Errno) -> [UInt8] {
+    /// The file's bytes, at most `maximumFileSize`, and whether that was all of it.
+    private static func readFile(_ path: String) throws(Errno) -> (bytes: [UInt8], isComplete: Bool) {
         let file = try FileDescriptor.open(path, O_RDONLY)
         defer { file.close() }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4_096)
-        while bytes.count <= maximumFileSize {
-            let result = buffer.withUnsafeMutableBytes { raw in
-                Result { () throws(Errno) in try file.read(into: raw) }
-            }
-            let count = try result.get()
-            if count == 0 { break }
-            bytes.append(contentsOf: buffer[0..<count])
-        }
-        return bytes
+        return try file.readAll(limit: maximumFileSize)
     }
 }
 
