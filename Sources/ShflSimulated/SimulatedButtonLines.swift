@@ -32,14 +32,7 @@ public final class SimulatedButtonLines: ButtonLines {
         buttons: [Button] = [.play, .skip], levels: [Button: ButtonLevel] = [:],
         clock: (any MonotonicClock)? = nil
     ) {
-        var wired: [Button] = []
-        var initial: [Button: ButtonLevel] = [:]
-        for button in buttons where !wired.contains(button) {
-            wired.append(button)
-            initial[button] = levels[button] ?? .released
-        }
-        self.buttons = wired
-        self.readLevels = initial
+        (self.buttons, self.readLevels) = Button.wiring(buttons, levels: levels)
         self.clock = clock
     }
 

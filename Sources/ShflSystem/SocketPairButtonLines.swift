@@ -29,14 +29,7 @@ public final class SocketPairButtonLines: ButtonLines {
 
     /// Lines for `buttons` (duplicates dropped) at `levels` (released when not given).
     public init(buttons: [Button] = [.play, .skip], levels: [Button: ButtonLevel] = [:]) throws(DeviceError) {
-        var wired: [Button] = []
-        var initial: [Button: ButtonLevel] = [:]
-        for button in buttons where !wired.contains(button) {
-            wired.append(button)
-            initial[button] = levels[button] ?? .released
-        }
-        self.buttons = wired
-        self.levels = initial
+        (self.buttons, self.levels) = Button.wiring(buttons, levels: levels)
         do {
             channel = try MessageChannel()
         } catch {

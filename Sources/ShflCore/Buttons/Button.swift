@@ -14,6 +14,18 @@ public enum Button: UInt8, Hashable, Sendable, CaseIterable, CustomStringConvert
         }
     }
 
+    /// The wiring of a set of lines: `buttons` without duplicates (first order kept), each at
+    /// its level in `levels`, or released when not given. Shared by the simulated lines.
+    public static func wiring(_ buttons: [Button], levels: [Button: ButtonLevel]) -> (buttons: [Button], levels: [Button: ButtonLevel]) {
+        var wired: [Button] = []
+        var initial: [Button: ButtonLevel] = [:]
+        for button in buttons where !wired.contains(button) {
+            wired.append(button)
+            initial[button] = levels[button] ?? .released
+        }
+        return (wired, initial)
+    }
+
     /// Parses "PLAY", "skip", "vol+", "VOL-" (case-insensitive), as the control socket and
     /// config files name buttons.
     public init?(name: String) {
