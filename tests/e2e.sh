@@ -37,8 +37,8 @@ trap cleanup EXIT
 
 ok() { passed=$((passed + 1)); echo "ok   e2e $arch: $1"; }
 not_ok() { failed=$((failed + 1)); echo "FAIL e2e $arch: $1"; sed 's/^/     /' "$log" | tail -15; }
-start_daemon() {
-  "${runner[@]}" "$shfl" run --config "$work/shfl.ini" --device "file:'$capture',raw" --state-dir "$state" \
+start_daemon() { # start_daemon [CONFIG]
+  "${runner[@]}" "$shfl" run --config "${1:-$work/shfl.ini}" --device "file:'$capture',raw" --state-dir "$state" \
     --led-trace "$led" --pace --no-rt --control "$work/control" >>"$log" 2>&1 &
   daemon=$!
 }
@@ -186,7 +186,21 @@ PY
 then ok "PLAY resumes exactly and SKIP moves to the next track ($first, then $second)"
 else not_ok "PLAY resumes exactly and SKIP moves to the next track ($first, then $second)"; fi
 
-# 10. The demo, keys scripted: plays, pauses, skips, quits cleanly.
+# 10. The power-off hold (PLAY held for [buttons] power-off-hold): state saved, LED dark, exit
+# status 100, which board/shfl.service turns into a power-off (tests/systemd-unit.sh).
+{ cat "$work/shfl.ini"; printf '[buttons]\ncapacity-hold = 500ms\npower-off-hold = 1s\n'; } >"$work/power-off.ini"
+rm -f "$state"/*; : >"$log"
+start_daemon "$work/power-off.ini"
+wait_for "-> playing\(" 5000; sleep 0.5
+client press PLAY >/dev/null
+for _ in $(seq 100); do kill -0 "$daemon" 2>/dev/null || break; sleep 0.05; done
+kill -0 "$daemon" 2>/dev/null && kill -TERM "$daemon"
+wait "$daemon"; status=$?; daemon=""
+if [ "$status" -eq 100 ] && grep -q "power-off requested" "$log" && [ -s "$state/stick-CAFE-0001.state" ] && [ "$(tail -1 "$led" | cut -d' ' -f2)" = off ]; then
+  ok "holding PLAY powers off safely: state saved, LED off, exit status 100"
+else not_ok "holding PLAY powers off safely: state saved, LED off, exit status 100 (status $status, LED $(tail -1 "$led"))"; fi
+
+# 11. The demo, keys scripted: plays, pauses, skips, quits cleanly.
 tests/fixtures/make-demo-stick.sh "$PWD/.build-demo/stick"
 (sleep 2; printf ' '; sleep 1; printf 'n'; sleep 1.5; printf 'q') |
   timeout 30 "${runner[@]}" "$shfl" demo "$PWD/.build-demo/stick" --device null >"$log" 2>&1

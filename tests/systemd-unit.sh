@@ -36,4 +36,18 @@ else
 fi
 grep -E '^✗' "$work/security.txt" | sed -E 's/^✗ +/     exposed: /; s/ {2,}/  /g' || true
 echo "     ${score_line:-$(cat "$work/security.txt")}"
+# The power-off hold: shfl exits with status 100 and ExecStopPost= powers the system off; any
+# other exit leaves it on. The unit's own command line is run (systemd's "$$" is a "$") with a
+# stand-in systemctl on PATH that records what it was asked.
+stop_post="$(sed -n 's/^ExecStopPost=+//p' "$unit" | sed 's/\$\$/$/g')"
+mkdir -p "$work/bin"
+printf '#!/bin/sh\necho "$*" >>"%s/systemctl.calls"\n' "$work" >"$work/bin/systemctl"; chmod +x "$work/bin/systemctl"
+for status in 0 1 15 100; do
+  (eval "set -- $stop_post"; EXIT_STATUS=$status PATH="$work/bin:$PATH" "$@")
+done
+if [ -n "$stop_post" ] && [ "$(cat "$work/systemctl.calls" 2>/dev/null)" = "--no-block poweroff" ] && grep -qx 'SuccessExitStatus=100' "$unit"; then
+  echo "ok   $unit powers off after exit status 100 (the power-off hold) and only then"
+else
+  echo "FAIL $unit: ExecStopPost= should run 'systemctl --no-block poweroff' for EXIT_STATUS=100 only (it ran: $(cat "$work/systemctl.calls" 2>/dev/null || echo nothing))"; failed=1
+fi
 exit "$failed"

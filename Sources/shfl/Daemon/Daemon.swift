@@ -29,6 +29,8 @@ final class Daemon {
     private var running = true
     /// SIGHUP: after the clean stop, start again (re-reading the configuration).
     private var restartRequested = false
+    /// The power-off hold: after the clean stop, exit with `powerOffExitStatus`.
+    private var powerOffRequested = false
     private var underruns = 0
     /// Tags of the track now playing (from the audio thread's `started` report).
     private var playingInfo: TrackInfo?
@@ -86,7 +88,13 @@ final class Daemon {
         }
     }
 
-    /// Runs until SIGTERM or SIGINT; returns the exit status.
+    /// The exit status after the power-off hold, once the state is saved, the audio stopped and
+    /// the LED dark. The daemon does not power the machine off itself: board/shfl.service counts
+    /// this status as a clean stop and powers off in `ExecStopPost=` (outside the sandbox).
+    static let powerOffExitStatus: Int32 = 100
+
+    /// Runs until SIGTERM or SIGINT (0), or the power-off hold (`powerOffExitStatus`); returns
+    /// the exit status.
     func run() -> Int32 {
         do {
             try engine.start(realTimePriority: options.realTimePriority, lockMemory: options.lockMemory)
@@ -146,7 +154,7 @@ final class Daemon {
             Daemon.log(LogMessage(.error, "cannot start again after SIGHUP: " + error.description))
             return 1
         }
-        return 0
+        return powerOffRequested ? Daemon.powerOffExitStatus : 0
     }
 
     // MARK: - Sources
@@ -290,7 +298,8 @@ final class Daemon {
             case .player(let effect):
                 apply(effect)
             case .powerOff:
-                Daemon.log(LogMessage(.notice, "power-off requested by the PLAY hold"))
+                Daemon.log(LogMessage(.notice, "power-off requested by the PLAY hold: saving, then exiting with status " + String(Daemon.powerOffExitStatus) + " for the system to power off"))
+                powerOffRequested = true
                 running = false
             }
         }
@@ -345,7 +354,7 @@ final class Daemon {
         if let state = session.player.stickState {
             apply(.save(state))
         }
-        if !restartRequested { try? notifier.stopping() }
+        if !restartRequested { try? notifier.stopping(status: powerOffRequested ? "Powering off" : nil) }
         engine.send(.stop)
         engine.stopThread()
         control?.close()
