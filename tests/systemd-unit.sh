@@ -36,6 +36,15 @@ else
 fi
 grep -E '^✗' "$work/security.txt" | sed -E 's/^✗ +/     exposed: /; s/ {2,}/  /g' || true
 echo "     ${score_line:-$(cat "$work/security.txt")}"
+# The control socket's group (Group=) is the one board/shfl.sysusers creates.
+group="$(sed -n 's/^Group=//p' "$unit")"
+mkdir -p "$work/root/etc"
+if [ -n "$group" ] && systemd-sysusers --root="$work/root" "$PWD/board/shfl.sysusers" >/dev/null 2>&1 && grep -q "^$group:" "$work/root/etc/group"; then
+  echo "ok   $unit runs with Group=$group, which board/shfl.sysusers creates"
+else
+  echo "FAIL $unit: Group=${group:-(none)} is not a group board/shfl.sysusers creates"; failed=1
+fi
+
 # The power-off hold: shfl exits with status 100 and ExecStopPost= powers the system off; any
 # other exit leaves it on. The unit's own command line is run (systemd's "$$" is a "$") with a
 # stand-in systemctl on PATH that records what it was asked.
