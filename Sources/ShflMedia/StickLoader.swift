@@ -5,12 +5,17 @@ import ShflCore
 /// §2, §8). One stick at a time: a stick arriving while another is loaded waits, with a log
 /// line, and is loaded when the first one leaves.
 ///
+/// Loading is two steps, so the scan (bounded by `ScanLimits`, up to seconds on a slow stick)
+/// can run off the event loop: `handle(_:seed:)` mounts an arriving stick and asks for a scan of
+/// its root (`Outcome.scanRoot`); whoever scans it (`StickScanThread`, or the caller itself)
+/// hands the result to `finishLoading(_:)`, which selects the tracks. Meanwhile events keep
+/// coming: a stick pulled while it is scanned is let go of when the scan ends.
+///
 /// A mount or scan failure is logged with the device and reason and returned as `failure`
 /// (the event loop shows the LED's error pattern); it is not retried: the device must leave
-/// and come back. Scanning is synchronous and bounded by the scanner's `ScanLimits`.
-/// Event-loop thread only.
+/// and come back. Event-loop thread only (the scan itself may run anywhere).
 public final class StickLoader {
-    /// What the event loop does after `handle(_:seed:)`.
+    /// What the event loop does after `handle(_:seed:)` or `finishLoading(_:)`.
     public struct Outcome: Sendable {
         /// For `Player.handle(_:)`, in order.
         public var inputs: [PlayerInput] = []
@@ -18,25 +23,37 @@ public final class StickLoader {
         public var logs: [LogMessage] = []
         /// Set when a stick could not be loaded: why, naming the device.
         public var failure: String?
+        /// A stick was mounted here: scan this folder and hand the result to `finishLoading(_:)`.
+        public var scanRoot: FilePath?
 
         public init() {}
     }
 
+    /// The stick being scanned: mounted, not yet selected.
+    private struct Loading {
+        var stick: StickInfo
+        var mounted: MountedStick
+        var seed: UInt64
+        /// Pulled while scanning: unmounted and forgotten when the scan ends.
+        var left = false
+    }
+
     public let policy: SelectionPolicy
-    public private(set) var scanner: StickScanner
     /// The stick loaded now, if any.
     public private(set) var current: MountedStick?
     /// Sticks that arrived while another was loaded, oldest first.
     public private(set) var waiting: [StickInfo] = []
     /// The last stick that could not be used (the player shows the error until it leaves).
     public private(set) var failed: StickInfo?
+    private var loading: Loading?
+    /// A scan was asked for and its result is not in yet.
+    public var isScanning: Bool { loading != nil }
     private let mounter: any MediaMounter
     private let store: any StateStore
 
-    public init(mounter: any MediaMounter, store: any StateStore, scanner: StickScanner, policy: SelectionPolicy = .default) {
+    public init(mounter: any MediaMounter, store: any StateStore, policy: SelectionPolicy = .default) {
         self.mounter = mounter
         self.store = store
-        self.scanner = scanner
         self.policy = policy
     }
 
@@ -45,18 +62,27 @@ public final class StickLoader {
         var outcome = Outcome()
         switch event {
         case .arrived(let stick):
-            if let current, current.stick.source == stick.source {
-                outcome.logs.append(LogMessage(.info, "stick " + stick.description + " is already loaded"))
-            } else if let current {
+            let busy = current?.stick ?? loading.flatMap { $0.left ? nil : $0.stick }
+            if let busy, busy.source == stick.source {
+                outcome.logs.append(LogMessage(.info, "stick " + stick.description + " is already " + (current != nil ? "loaded" : "loading")))
+            } else if let busy {
                 waiting.removeAll { $0.source == stick.source }
                 waiting.append(stick)
                 outcome.logs.append(LogMessage(.notice, "stick " + stick.description + " ignored: one stick at a time, and "
-                    + current.stick.description + " is loaded; it loads when that one is removed"))
+                    + busy.description + " is " + (current != nil ? "loaded" : "loading") + "; it loads when that one is removed"))
+            } else if loading != nil {
+                // The stick scanned now was pulled: this one loads when that scan ends.
+                waiting.removeAll { $0.source == stick.source }
+                waiting.append(stick)
             } else {
-                load(stick, seed: seed, into: &outcome)
+                mount(stick, seed: seed, into: &outcome)
             }
         case .left(let source):
-            if let current, current.stick.source == source {
+            if let pending = loading, pending.stick.source == source, !pending.left {
+                loading?.left = true
+                outcome.logs.append(LogMessage(.notice, "stick " + pending.stick.description + " removed while it was scanned"))
+                outcome.inputs.append(.stickRemoved)
+            } else if let current, current.stick.source == source {
                 self.current = nil
                 do {
                     try mounter.unmount(current)
@@ -66,7 +92,7 @@ public final class StickLoader {
                 outcome.logs.append(LogMessage(.notice, "stick " + current.stick.description + " removed"))
                 outcome.inputs.append(.stickRemoved)
                 if !waiting.isEmpty {
-                    load(waiting.removeFirst(), seed: seed, into: &outcome)
+                    mount(waiting.removeFirst(), seed: seed, into: &outcome)
                 }
             } else if let broken = failed, broken.source == source {
                 failed = nil
@@ -80,24 +106,29 @@ public final class StickLoader {
         return outcome
     }
 
-    private func load(_ stick: StickInfo, seed: UInt64, into outcome: inout Outcome) {
-        failed = nil
-        let mounted: MountedStick
-        do {
-            mounted = try mounter.mount(stick)
-        } catch {
-            fail(stick, "stick " + stick.description + ": " + error.description, into: &outcome)
-            return
+    /// The second step: the scan of `Outcome.scanRoot` ended. Selects the tracks and loads the
+    /// stick, or, if it was pulled meanwhile, lets go of it and mounts the next one waiting.
+    public func finishLoading(_ result: Result<StickScan, DeviceError>) -> Outcome {
+        var outcome = Outcome()
+        guard let pending = loading else { return outcome }
+        loading = nil
+        let stick = pending.stick
+        if pending.left {
+            try? mounter.unmount(pending.mounted)
+            if !waiting.isEmpty { mount(waiting.removeFirst(), seed: pending.seed, into: &outcome) }
+            return outcome
         }
         let scan: StickScan
-        do {
-            scan = try scanner.scan(mounted.root)
-        } catch {
-            try? mounter.unmount(mounted)
+        switch result {
+        case .success(let scanned):
+            scan = scanned
+        case .failure(let error):
+            try? mounter.unmount(pending.mounted)
             fail(stick, "stick " + stick.description + ": " + error.description, into: &outcome)
-            return
+            return outcome
         }
-        current = mounted
+        let seed = pending.seed
+        current = pending.mounted
         let saved = loadState(of: stick, into: &outcome)
         let selection = scan.selection(policy: policy, history: saved?.history ?? [:], seed: seed)
         outcome.logs.append(LogMessage(.info, "stick " + stick.description + " scanned: " + scan.summary))
@@ -116,6 +147,19 @@ public final class StickLoader {
         }
         outcome.logs.append(LogMessage(.notice, "stick " + stick.description + ": " + selection.description))
         outcome.inputs.append(.stickLoaded(LoadedStick(id: stick.id, tracks: selection.tracks, filesOnStick: scan.candidates.map { $0.path }, saved: saved, seed: seed)))
+        return outcome
+    }
+
+    /// The first step: mounts the stick and asks for its scan.
+    private func mount(_ stick: StickInfo, seed: UInt64, into outcome: inout Outcome) {
+        failed = nil
+        do {
+            let mounted = try mounter.mount(stick)
+            loading = Loading(stick: stick, mounted: mounted, seed: seed)
+            outcome.scanRoot = mounted.root
+        } catch {
+            fail(stick, "stick " + stick.description + ": " + error.description, into: &outcome)
+        }
     }
 
     /// What the store remembers; nil (a fresh start, logged) when it has nothing usable.

@@ -17,16 +17,41 @@ final class StickRig {
 
     init(stateDirectory: String, policy: SelectionPolicy = .alphabetical, mounter: (any MediaMounter)? = nil) throws {
         store = try FileStateStore(directory: stateDirectory)
-        loader = StickLoader(mounter: mounter ?? self.mounter, store: store, scanner: StickScanner(clock: SystemMonotonicClock()), policy: policy)
+        loader = StickLoader(mounter: mounter ?? self.mounter, store: store, policy: policy)
     }
 
-    /// Hands a hot-plug event to the loader and its inputs to the player.
+    let scanner = StickScanner(clock: SystemMonotonicClock())
+
+    /// Hands a hot-plug event to the loader and its inputs to the player; with `scanning`, the
+    /// scan the loader asks for runs at once, here (`finishLoading` is called), and the
+    /// outcomes are merged.
     @discardableResult
-    func send(_ event: MediaEvent, seed: UInt64 = 7) -> StickLoader.Outcome {
-        let outcome = loader.handle(event, seed: seed)
+    func send(_ event: MediaEvent, seed: UInt64 = 7, scanning: Bool = true) -> StickLoader.Outcome {
+        var outcome = take(loader.handle(event, seed: seed))
+        while scanning, let root = outcome.scanRoot {
+            let scanned = take(loader.finishLoading(Result { () throws(DeviceError) in try scanner.scan(root) }))
+            outcome.logs += scanned.logs
+            outcome.inputs += scanned.inputs
+            outcome.failure = outcome.failure ?? scanned.failure
+            outcome.scanRoot = scanned.scanRoot
+        }
+        return outcome
+    }
+
+    /// The second step by hand (after `send(_:scanning: false)`).
+    @discardableResult
+    func finishScan() -> StickLoader.Outcome {
+        guard let root = pendingRoot else { return StickLoader.Outcome() }
+        return take(loader.finishLoading(Result { () throws(DeviceError) in try scanner.scan(root) }))
+    }
+
+    private var pendingRoot: FilePath?
+
+    private func take(_ outcome: StickLoader.Outcome) -> StickLoader.Outcome {
         logs += outcome.logs
         if let failure = outcome.failure { failures.append(failure) }
         for input in outcome.inputs { play(input) }
+        pendingRoot = outcome.scanRoot ?? (loader.isScanning ? pendingRoot : nil)
         return outcome
     }
 
@@ -228,5 +253,79 @@ final class StickRig {
         #expect(rig.player.state == .empty)
         #expect(rig.logs.contains { $0.text == "stick AAAA-0001 has no playable tracks" })
         #expect(rig.logs.contains { $0.text.hasSuffix(": 0/120 tracks by policy alphabetical from 0 MP3 files on the stick, 0 notes") })
+    }
+
+    // MARK: - Loading in two steps (the scan runs off the event loop)
+
+    @Test func aStickPulledWhileItIsScannedIsLetGoWhenTheScanEnds() throws {
+        let stick = try Self.stickFolder("pulled-scan", tracks: 4)
+        let state = try MediaTestSupport.temporaryDirectory("pulled-scan-state")
+        defer { [stick, state].forEach(MediaTestSupport.remove) }
+        let rig = try StickRig(stateDirectory: state)
+
+        let mounted = rig.send(.arrived(Self.info(stick)), scanning: false)
+        #expect(mounted.scanRoot != nil && rig.loader.isScanning)
+        #expect(rig.player.state == .empty && rig.mounter.mounted.count == 1)
+
+        let pulled = rig.send(.left(source: stick))
+        #expect(pulled.inputs == [.stickRemoved])
+        #expect(pulled.logs.contains { $0.text.hasSuffix("removed while it was scanned") })
+        #expect(rig.mounter.mounted.count == 1)  // the scan may still be reading it
+
+        let ended = rig.finishScan()
+        #expect(ended.inputs.isEmpty && ended.scanRoot == nil)
+        #expect(!rig.loader.isScanning && rig.loader.current == nil && rig.player.state == .empty)
+        #expect(rig.mounter.journal == ["mount " + stick, "unmount " + stick])
+    }
+
+    @Test func aStickArrivingWhileAnotherIsScannedWaitsForIt() throws {
+        let first = try Self.stickFolder("scanned-first", tracks: 3)
+        let second = try Self.stickFolder("scanned-second", tracks: 5)
+        let state = try MediaTestSupport.temporaryDirectory("scanned-two-state")
+        defer { [first, second, state].forEach(MediaTestSupport.remove) }
+        let rig = try StickRig(stateDirectory: state)
+
+        rig.send(.arrived(Self.info(first)), scanning: false)
+        let ignored = rig.send(.arrived(Self.info(second, uuid: "BBBB-0002")), scanning: false)
+        #expect(ignored.scanRoot == nil && ignored.inputs.isEmpty)
+        #expect(ignored.logs.first?.text.hasSuffix("is loading; it loads when that one is removed") == true)
+        #expect(rig.loader.waiting.count == 1)
+        rig.finishScan()
+        #expect(rig.player.tracks.count == 3)
+
+        // The first leaves: the waiting second is mounted and scanned next.
+        rig.send(.left(source: first))
+        #expect(rig.player.stick == StickID(uuid: "BBBB-0002") && rig.player.tracks.count == 5)
+    }
+
+    @Test func aStickWaitingBehindAPulledScanLoadsWhenThatScanEnds() throws {
+        let first = try Self.stickFolder("behind-first", tracks: 3)
+        let second = try Self.stickFolder("behind-second", tracks: 5)
+        let state = try MediaTestSupport.temporaryDirectory("behind-state")
+        defer { [first, second, state].forEach(MediaTestSupport.remove) }
+        let rig = try StickRig(stateDirectory: state)
+
+        rig.send(.arrived(Self.info(first)), scanning: false)
+        rig.send(.left(source: first))
+        let queued = rig.send(.arrived(Self.info(second, uuid: "BBBB-0002")), scanning: false)
+        #expect(queued.scanRoot == nil && rig.loader.waiting.count == 1)
+
+        let next = rig.finishScan()
+        #expect(next.scanRoot != nil && rig.loader.isScanning)
+        #expect(rig.mounter.journal == ["mount " + first, "unmount " + first, "mount " + second])
+        rig.finishScan()
+        #expect(rig.player.stick == StickID(uuid: "BBBB-0002") && rig.player.tracks.count == 5)
+    }
+
+    @Test func theScanThreadScansAndSignalsItsEnd() throws {
+        let stick = try Self.stickFolder("scan-thread", tracks: 7)
+        defer { MediaTestSupport.remove(stick) }
+        let scan = try StickScanThread(scanner: StickScanner(clock: SystemMonotonicClock()), root: FilePath(stick))
+        var poller = Poller()
+        let index = poller.watch(scan.descriptor)
+        _ = try poller.wait(timeoutMilliseconds: 30_000)  // a hang guard
+        #expect(poller.isReady(index))
+        let result = scan.result()
+        #expect((try? result.get())?.candidates.count == 7)
     }
 }

@@ -7,9 +7,10 @@ import ShflSystem
 
 /// `shfl run`: the composition root and its event loop (SPEC §9). One thread waits in
 /// `poll()` on: the signals (SIGTERM/SIGINT end the loop cleanly), the button lines, the stick
-/// source, the audio thread's reports and one timer (button settling and holds, LED changes).
-/// All player state lives in `session`, on this thread; the audio thread only decodes and
-/// writes. Every effect the core decides is carried out here, in `apply`.
+/// source, the audio thread's reports, the end of a stick's scan and one timer (button settling
+/// and holds, LED changes). All player state lives in `session`, on this thread; the audio
+/// thread only decodes and writes, a scan thread only walks a newly mounted stick. Every effect
+/// the core decides is carried out here, in `apply`.
 final class Daemon {
     private let options: DaemonOptions
     private let clock = SystemMonotonicClock()
@@ -18,6 +19,9 @@ final class Daemon {
     private let light: any StatusLight
     private let monitor: any MediaMonitor
     private let loader: StickLoader
+    private let scanner: StickScanner
+    /// The scan of the stick being loaded, while it runs.
+    private var scan: StickScanThread?
     private let store: any StateStore
     private let sink: PacedAudioSink<ALSAAudioSink>
     private let engine: AudioEngine<Mpg123Decoder, PacedAudioSink<ALSAAudioSink>>
@@ -49,7 +53,8 @@ final class Daemon {
         self.monitor = monitor
         self.store = store
         self.signals = signals
-        loader = StickLoader(mounter: mounter, store: store, scanner: StickScanner(limits: options.scanLimits, clock: clock), policy: options.policy)
+        loader = StickLoader(mounter: mounter, store: store, policy: options.policy)
+        scanner = StickScanner(limits: options.scanLimits, clock: clock)
         var levels: [Button: ButtonLevel] = [:]
         for button in lines.buttons {
             do {
@@ -124,6 +129,7 @@ final class Daemon {
             let linesIndex = lines.pollDescriptor >= 0 ? poller.watch(FileDescriptor(rawValue: lines.pollDescriptor)) : -1
             let monitorIndex = monitor.pollDescriptor >= 0 ? poller.watch(FileDescriptor(rawValue: monitor.pollDescriptor)) : -1
             let audioIndex = poller.watch(engine.reportDescriptor)
+            let scanIndex = scan.map { poller.watch($0.descriptor) } ?? -1
             let timerIndex = poller.watch(timer.descriptor)
             let controlDescriptors = control?.descriptors ?? []
             var controlIndices: [Int] = []
@@ -138,6 +144,7 @@ final class Daemon {
             if linesIndex >= 0 && poller.isReady(linesIndex) { readButtons() }
             if monitorIndex >= 0 && poller.isReady(monitorIndex) { readMedia() }
             if poller.isReady(audioIndex) { readAudioReports() }
+            if scanIndex >= 0 && poller.isReady(scanIndex) { scanEnded() }
             for (offset, index) in controlIndices.enumerated() where poller.isReady(index) {
                 serveControl(controlDescriptors[offset])
             }
@@ -197,16 +204,34 @@ final class Daemon {
     }
 
     private func mediaEvent(_ event: MediaEvent) {
-        if case .arrived = event {
-            // Scanning takes up to the scan time limit: show "loading" first.
-            session.showLoading(at: clock.now)
-            refreshLightAndTimer()
-        }
-        let outcome = loader.handle(event, seed: SystemEntropy.seed())
+        // Mounting and scanning take up to the scan time limit: "loading" meanwhile.
+        if case .arrived = event { session.showLoading(at: clock.now) }
+        carryOut(loader.handle(event, seed: SystemEntropy.seed()))
+    }
+
+    /// Logs and plays what the loader decided; starts the scan it asks for.
+    private func carryOut(_ outcome: StickLoader.Outcome) {
         for message in outcome.logs { Daemon.log(message) }
         for input in outcome.inputs { apply(session.handle(input, now: clock.now)) }
-        session.showState(at: clock.now)
+        if let root = outcome.scanRoot { startScan(root) }
+        if !loader.isScanning { session.showState(at: clock.now) }
         stickLabel = loader.current.map { $0.stick.label.isEmpty ? $0.stick.id.uuid : $0.stick.label }
+    }
+
+    /// Scans on a thread of its own; if none can be started, here (the loop waits for it).
+    private func startScan(_ root: FilePath) {
+        do {
+            scan = try StickScanThread(scanner: scanner, root: root)
+        } catch {
+            Daemon.log(LogMessage(.warning, "scan thread: " + error.description + "; scanning " + root.description + " on the event loop"))
+            carryOut(loader.finishLoading(Result { () throws(DeviceError) in try scanner.scan(root) }))
+        }
+    }
+
+    private func scanEnded() {
+        guard let finished = scan else { return }
+        scan = nil
+        carryOut(loader.finishLoading(finished.result()))
     }
 
     private func readAudioReports() {
@@ -357,6 +382,7 @@ final class Daemon {
         if !restartRequested { try? notifier.stopping(status: powerOffRequested ? "Powering off" : nil) }
         engine.send(.stop)
         engine.stopThread()
+        _ = scan?.result()
         control?.close()
         sink.inner.close()
         try? light.setLit(false)
