@@ -55,13 +55,13 @@ public final class FileStateStore: StateStore {
                 escaped.append(byte)
             } else {
                 escaped.append(UInt8(ascii: "%"))
-                escaped.append(contentsOf: FileStateStore.hex(UInt64(byte), digits: 2).utf8)
+                escaped.append(contentsOf: Hexadecimal.string(UInt64(byte), digits: 2, .uppercase).utf8)
             }
         }
         if escaped.count > 200 {
             // Still one name per UUID: a prefix and the hash of the whole.
             let hash = FNV1a64.hash(stick.uuid.utf8)
-            escaped = Array(escaped[..<160]) + Array(("~" + FileStateStore.hex(hash, digits: 16)).utf8)
+            escaped = Array(escaped[..<160]) + Array(("~" + Hexadecimal.string(hash, digits: 16, .uppercase)).utf8)
         }
         name += String(decoding: escaped, as: UTF8.self)
         return name + ".state"
@@ -175,14 +175,5 @@ public final class FileStateStore: StateStore {
             return .corrupt(stick, reason: shown + ": " + reason + "; removed (it could not be renamed)")
         }
         return .corrupt(stick, reason: shown + ": " + reason + "; set aside as " + String(decoding: target, as: UTF8.self))
-    }
-
-    private static func hex(_ value: UInt64, digits: Int) -> String {
-        let symbols: [UInt8] = Array("0123456789ABCDEF".utf8)
-        var text: [UInt8] = []
-        for index in (0..<digits).reversed() {
-            text.append(symbols[Int((value >> UInt64(index * 4)) & 0xF)])
-        }
-        return String(decoding: text, as: UTF8.self)
     }
 }

@@ -1,3 +1,5 @@
+import ShflCore
+
 /// Recognises a stick's file system from its first bytes, as blkid does for udev: the type,
 /// the UUID (in blkid's spelling, so a stick has the same identity with or without udevd) and
 /// the label. Used when no udevd runs (the "kernel" event source), where events carry no
@@ -117,7 +119,6 @@ public enum FilesystemProbe {
     }
 
     private static func hex(_ byte: UInt8, uppercase: Bool) -> String {
-        let digits: [UInt8] = Array((uppercase ? "0123456789ABCDEF" : "0123456789abcdef").utf8)
-        return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]], as: UTF8.self)
+        Hexadecimal.string(UInt64(byte), digits: 2, uppercase ? .uppercase : .lowercase)
     }
 }

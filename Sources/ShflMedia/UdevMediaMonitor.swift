@@ -208,7 +208,7 @@ public final class UdevMediaMonitor: MediaMonitor {
         var index = 0
         while index < bytes.count {
             if bytes[index] == UInt8(ascii: "\\"), index + 3 < bytes.count, bytes[index + 1] == UInt8(ascii: "x"),
-               let high = hexValue(bytes[index + 2]), let low = hexValue(bytes[index + 3]) {
+               let high = Hexadecimal.value(ofDigit: bytes[index + 2]), let low = Hexadecimal.value(ofDigit: bytes[index + 3]) {
                 result.append(high << 4 | low)
                 index += 4
             } else {
@@ -217,15 +217,6 @@ public final class UdevMediaMonitor: MediaMonitor {
             }
         }
         return String(decoding: result, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     private func property(_ device: OpaquePointer, _ key: String) -> String? {

@@ -301,8 +301,6 @@ struct Checksum {
     }
 
     var hex: String {
-        var digits = String(hasher.value, radix: 16)
-        while digits.count < 16 { digits = "0" + digits }
-        return digits
+        Hexadecimal.string(hasher.value, digits: 16, .lowercase)
     }
 }

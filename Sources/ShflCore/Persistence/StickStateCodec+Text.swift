@@ -23,8 +23,7 @@ extension StickStateCodec {
                 output.append(byte)
             } else {
                 output.append(percent)
-                output.append(hexDigit(byte >> 4, uppercase: true))
-                output.append(hexDigit(byte & 0x0F, uppercase: true))
+                Hexadecimal.append(UInt64(byte), digits: 2, .uppercase, to: &output)
             }
         }
     }
@@ -46,8 +45,8 @@ extension StickStateCodec {
                 continue
             }
             guard byte == percent, field.endIndex - index >= 3,
-                let high = hexValue(field[index + 1], uppercase: true),
-                let low = hexValue(field[index + 2], uppercase: true),
+                let high = Hexadecimal.value(ofDigit: field[index + 1], .uppercase),
+                let low = Hexadecimal.value(ofDigit: field[index + 2], .uppercase),
                 !isPlain(high << 4 | low)
             else {
                 let end = min(index + 3, field.endIndex)
@@ -139,25 +138,9 @@ extension StickStateCodec {
 
     // MARK: Hex
 
-    static func hexDigit(_ nibble: UInt8, uppercase: Bool) -> UInt8 {
-        nibble < 10 ? zero + nibble : (uppercase ? UInt8(ascii: "A") : UInt8(ascii: "a")) + nibble - 10
-    }
-
-    static func hexValue(_ digit: UInt8, uppercase: Bool) -> UInt8? {
-        if digit >= zero && digit <= zero + 9 { return digit - zero }
-        let a = uppercase ? UInt8(ascii: "A") : UInt8(ascii: "a")
-        if digit >= a && digit <= a + 5 { return digit - a + 10 }
-        return nil
-    }
-
     /// Appends `value` as exactly 16 lowercase hex digits.
     static func appendHex16(_ value: UInt64, to output: inout [UInt8]) {
-        var shift: UInt64 = 60
-        while true {
-            output.append(hexDigit(UInt8(truncatingIfNeeded: value >> shift) & 0x0F, uppercase: false))
-            if shift == 0 { break }
-            shift -= 4
-        }
+        Hexadecimal.append(value, digits: 16, .lowercase, to: &output)
     }
 
     /// Exactly 16 lowercase hex digits, as `appendHex16` writes them.
@@ -165,7 +148,7 @@ extension StickStateCodec {
         guard field.count == 16 else { return nil }
         var value: UInt64 = 0
         for digit in field {
-            guard let nibble = hexValue(digit, uppercase: false) else { return nil }
+            guard let nibble = Hexadecimal.value(ofDigit: digit, .lowercase) else { return nil }
             value = value << 4 | UInt64(nibble)
         }
         return value
@@ -221,8 +204,7 @@ extension StickStateCodec {
                 shown.append(byte)
             } else {
                 shown.append(percent)
-                shown.append(hexDigit(byte >> 4, uppercase: true))
-                shown.append(hexDigit(byte & 0x0F, uppercase: true))
+                Hexadecimal.append(UInt64(byte), digits: 2, .uppercase, to: &shown)
             }
         }
         if bytes.count > limit { shown.append(contentsOf: "...".utf8) }
