@@ -5,9 +5,9 @@ struct UsageError: Error {
     var message: String
 }
 
-/// The options after a command's name: `--name VALUE` for the valued ones, `--name` alone for
-/// flags, and, where the command takes them, positional arguments (anything not starting with
-/// "--"). A valued option given twice keeps the later value.
+/// The options after a command's name: `--name VALUE` (or `--name=VALUE`) for the valued ones,
+/// `--name` alone for flags, and, where the command takes them, positional arguments (anything
+/// not starting with "--"). A valued option given twice keeps the later value.
 struct CommandOptions {
     private var values: [String: String] = [:]
     private var flags: [String] = []
@@ -20,7 +20,9 @@ struct CommandOptions {
         var options = CommandOptions()
         var rest = arguments
         while let argument = rest.popFirst() {
-            if valued.contains(argument) {
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "="), valued.contains(String(argument[..<equals])) {
+                options.values[String(argument[..<equals])] = String(argument[argument.index(after: equals)...])
+            } else if valued.contains(argument) {
                 guard let value = rest.popFirst() else { throw UsageError(message: argument + " needs a value") }
                 options.values[argument] = value
             } else if allowed.contains(argument) {

@@ -13,26 +13,18 @@ enum ConfigCommand {
     static let usage = "usage: shfl config [--config PATH] [--sample]"
 
     static func run(_ arguments: [String]) -> Int32 {
-        var path = Configuration.defaultFile
-        var sample = false
-        var index = 0
-        while index < arguments.count {
-            switch arguments[index] {
-            case "--config":
-                guard index + 1 < arguments.count else { return usageError("--config needs a path") }
-                path = arguments[index + 1]
-                index += 2
-            case "--sample":
-                sample = true
-                index += 1
-            case "--help", "-h":
-                StandardStreams.writeLine(usage)
-                return 0
-            default:
-                return usageError("unexpected argument '" + arguments[index] + "'")
-            }
+        let options: CommandOptions
+        do {
+            options = try CommandOptions.parse(arguments[...], valued: ["--config"], flags: ["--sample", "--help", "-h"])
+        } catch {
+            return usageError(error.message)
         }
-        if sample {
+        if options.isSet("--help") || options.isSet("-h") {
+            StandardStreams.writeLine(usage)
+            return 0
+        }
+        let path = options.value("--config") ?? Configuration.defaultFile
+        if options.isSet("--sample") {
             var text = Configuration.sampleText
             if text.hasSuffix("\n") { text.removeLast() }
             StandardStreams.writeLine(text)

@@ -11,23 +11,14 @@ enum ControlCommand {
     static let usage = "usage: shfl status|play|pause|toggle|skip|reshuffle|capacity|volume +|-|0-100|press BUTTON|release BUTTON [--socket PATH]"
 
     static func run(_ command: String, _ arguments: [String]) -> Int32 {
-        var socketPath = UnixControlServer.defaultPath
-        var words = [command]
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            if argument == "--socket" {
-                guard index + 1 < arguments.count else { return usageError(command, "--socket needs a path") }
-                socketPath = arguments[index + 1]
-                index += 2
-            } else if argument.hasPrefix("--socket=") {
-                socketPath = String(argument.dropFirst(9))
-                index += 1
-            } else {
-                words.append(argument)
-                index += 1
-            }
+        let options: CommandOptions
+        do {
+            options = try CommandOptions.parse(arguments[...], valued: ["--socket"], flags: [], positionals: true)
+        } catch {
+            return usageError(command, error.message)
         }
+        let socketPath = options.value("--socket") ?? UnixControlServer.defaultPath
+        let words = [command] + options.positionals
 
         let request: ControlRequest
         do {

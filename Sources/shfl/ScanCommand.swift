@@ -10,41 +10,34 @@ enum ScanCommand {
     static let usage = "usage: shfl scan PATH [--policy alphabetical|recently-added|most-played|recently-played|random] [--seed N] [--max-depth N] [--max-entries N] [--time-limit-ms N]"
 
     static func run(_ arguments: [String]) -> Int32 {
-        var path: String?
+        let numbers = ["--seed", "--max-depth", "--max-entries", "--time-limit-ms"]
+        let options: CommandOptions
+        do {
+            options = try CommandOptions.parse(arguments[...], valued: ["--policy"] + numbers, flags: [], positionals: true)
+        } catch {
+            return usageError(error.message)
+        }
+        guard let path = options.positionals.first else { return usageError("PATH is missing") }
+        guard options.positionals.count == 1 else { return usageError("unexpected argument '" + options.positionals[1] + "'") }
         var policy = SelectionPolicy.default
+        if let name = options.value("--policy") {
+            guard let parsed = SelectionPolicy(configName: name) else {
+                return usageError("--policy needs one of alphabetical, recently-added, most-played, recently-played, random")
+            }
+            policy = parsed
+        }
         var seed: UInt64 = 0
         var limits = ScanLimits.standard
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            let value = index + 1 < arguments.count ? arguments[index + 1] : nil
-            switch argument {
-            case "--policy":
-                guard let value, let parsed = SelectionPolicy(configName: value) else {
-                    return usageError("--policy needs one of alphabetical, recently-added, most-played, recently-played, random")
-                }
-                policy = parsed
-                index += 2
-            case "--seed", "--max-depth", "--max-entries", "--time-limit-ms":
-                guard let value, let number = Int(value), number >= 0 else {
-                    return usageError(argument + " needs a number >= 0")
-                }
-                switch argument {
-                case "--seed": seed = UInt64(number)
-                case "--max-depth": limits.maximumDepth = number
-                case "--max-entries": limits.maximumEntries = number
-                default: limits.timeLimit = .milliseconds(Int64(number))
-                }
-                index += 2
-            default:
-                guard path == nil, !argument.hasPrefix("--") else {
-                    return usageError("unexpected argument '" + argument + "'")
-                }
-                path = argument
-                index += 1
+        for name in numbers {
+            guard let text = options.value(name) else { continue }
+            guard let number = Int(text), number >= 0 else { return usageError(name + " needs a number >= 0") }
+            switch name {
+            case "--seed": seed = UInt64(number)
+            case "--max-depth": limits.maximumDepth = number
+            case "--max-entries": limits.maximumEntries = number
+            default: limits.timeLimit = .milliseconds(Int64(number))
             }
         }
-        guard let path else { return usageError("PATH is missing") }
 
         let scanner = StickScanner(limits: limits, clock: SystemMonotonicClock())
         let scan: StickScan

@@ -108,7 +108,7 @@ import Testing
         #expect(usage.status == 2)
         #expect(usage.errors.hasPrefix("shfl volume: bad volume 'loud' (expected +, - or a number from 0 to 100)\nusage: shfl status|"))
         #expect(try shfl(["press"], server: nil).errors.hasPrefix("shfl press: press needs an argument: a button"))
-        #expect(try shfl(["status", "--socket"], server: nil).errors.hasPrefix("shfl status: --socket needs a path"))
+        #expect(try shfl(["status", "--socket"], server: nil).errors.hasPrefix("shfl status: --socket needs a value"))
     }
 
     @Test func theClientGivesUpOnADaemonThatNeverReplies() throws {
