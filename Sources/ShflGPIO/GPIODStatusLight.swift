@@ -7,7 +7,7 @@ import ShflSystem
 /// The LED's line is requested as an output, dark (`gpiod_line_request_output_flags`), and
 /// `setLit(_:)` drives it (`gpiod_line_set_value`, one ioctl: it never blocks). The board's
 /// `ledPolarity` says which level lights it. The event loop calls `setLit(_:)` at the instants
-/// its `LightSchedule` names, woken by a `StatusLightTimer`, never from the audio thread.
+/// its `LightSchedule` names, woken by its timer, never from the audio thread.
 ///
 /// `close()` (or the object's end) darkens the LED and releases the line, so a clean exit never
 /// leaves it lit. (After a crash the kernel releases the line and it keeps its last level.)

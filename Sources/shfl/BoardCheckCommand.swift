@@ -79,8 +79,9 @@ enum BoardCheckCommand {
         return status
     }
 
-    /// The event loop: waits in `poll()` on the button lines, a timer for the debounce, gesture
-    /// and check deadlines, the LED's timer and the signals; returns the exit status.
+    /// The event loop: waits in `poll()` on the button lines, the signals and one timer, armed
+    /// at the earliest of the debounce, gesture and check deadlines and the LED's next change
+    /// (as the daemon does); returns the exit status.
     static func check(
         lines: some ButtonLines, light: some StatusLight, pinMap: BoardPinMap, timeout: Duration, signals: SignalDescriptor
     ) throws(DeviceError) -> Int32 {
@@ -93,21 +94,23 @@ enum BoardCheckCommand {
         var input = ButtonInput(settings: .standard, initialLevels: levels, now: start)
         var check = BoardCheck(buttons: lines.buttons, timeout: timeout, start: start)
         for event in check.begin(levels: levels) { StandardStreams.writeLine(event.message(on: pinMap)) }
-        try loop.light.update(light, from: check.light, now: start)
+        var now = start
         while !check.isFinished {
-            let wake = try loop.wait(until: earliest(input.nextDeadline, check.nextDeadline))
+            try light.setLit(check.light.isLit(at: now))
+            let deadline = earliest(earliest(input.nextDeadline, check.nextDeadline), check.light.nextChange(after: now))
+            let wake = try loop.wait(until: deadline)
             if let signal = wake.signal {
                 StandardStreams.writeLine("board-check: stopped by signal " + String(signal))
                 return 128 + signal
             }
             var edges: [ButtonEdge] = []
             if wake.linesReady { try lines.readEdges(into: &edges) }
-            let now = clock.now
+            now = clock.now
             var changes: [SettledLevelChange] = []
             _ = input.handle(edges, now: now, levelChanges: &changes)
             for event in check.handle(changes, now: now) { StandardStreams.writeLine(event.message(on: pinMap)) }
-            try loop.light.update(light, from: check.light, now: now)
         }
+        try light.setLit(check.light.isLit(at: now))
         return check.failures.isEmpty ? 0 : 1
     }
 
@@ -129,13 +132,12 @@ enum BoardCheckCommand {
     }
 }
 
-/// The descriptors of a small event loop over button lines: the lines, a timer for deadlines,
-/// the LED's timer and SIGINT/SIGTERM. Shared by `board-check` and `gpio-monitor`; the
-/// daemon's event loop (a later issue) has the same shape with more descriptors.
+/// The descriptors of a small event loop over button lines: the lines, one timer for every
+/// deadline (the LED's next change included) and SIGINT/SIGTERM. Shared by `board-check` and
+/// `gpio-monitor`; the daemon's event loop has the same shape with more descriptors.
 struct LoopDescriptors {
     let lines: FileDescriptor
     let timer: TimerDescriptor
-    let light: StatusLightTimer
     let signals: SignalDescriptor
     private var poller = Poller()
     private let indices: (lines: Int, signals: Int)
@@ -160,18 +162,16 @@ struct LoopDescriptors {
         self.signals = signals
         do {
             timer = try TimerDescriptor()
-            light = try StatusLightTimer()
         } catch {
             throw error.deviceError("event loop: timerfd")
         }
         let linesIndex = poller.watch(self.lines)
         poller.watch(timer.descriptor)
-        poller.watch(light.descriptor)
         indices = (linesIndex, poller.watch(signals.descriptor))
     }
 
-    /// Arms the deadline timer at `deadline` (nil: none), waits for any descriptor, and says
-    /// what woke the loop. The timers need no attention: the caller re-evaluates everything.
+    /// Arms the timer at `deadline` (nil: none), waits for any descriptor, and says what woke
+    /// the loop. The timer needs no attention: the caller re-evaluates everything.
     mutating func wait(until deadline: Instant?) throws(DeviceError) -> Wake {
         do {
             try timer.arm(at: deadline)
@@ -184,9 +184,8 @@ struct LoopDescriptors {
         return Wake(linesReady: poller.isReady(indices.lines), signal: signal)
     }
 
-    /// Closes the timers (the signal descriptor belongs to the caller).
+    /// Closes the timer (the signal descriptor belongs to the caller).
     func close() {
         timer.close()
-        light.close()
     }
 }

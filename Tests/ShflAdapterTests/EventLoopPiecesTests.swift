@@ -91,7 +91,7 @@ import Testing
 
         let clock = SystemMonotonicClock()
         let light = SimulatedStatusLight(clock: clock)
-        let timer = try StatusLightTimer()
+        let timer = try TimerDescriptor()
         defer { timer.close() }
         let start = clock.now + .milliseconds(20)
         let end = start + .milliseconds(1_500)
@@ -99,10 +99,17 @@ import Testing
         schedule.acknowledge(at: start + .milliseconds(550))
         var poller = Poller()
         poller.watch(timer.descriptor)
-        try timer.update(light, from: schedule, now: clock.now)
+        // As the event loops do: show the level for now, arm the one timer at the next change.
+        func update() throws {
+            let now = clock.now
+            timer.acknowledge()
+            try light.setLit(schedule.isLit(at: now))
+            try timer.arm(at: schedule.nextChange(after: now))
+        }
+        try update()
         while clock.now < end {
             _ = try poller.wait(timeoutMilliseconds: 100)
-            try timer.update(light, from: schedule, now: clock.now)
+            try update()
         }
         stop.store(true, ordering: .relaxed)
 
