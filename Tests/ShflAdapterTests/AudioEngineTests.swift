@@ -25,10 +25,15 @@ final class PacedSink<Inner: AudioSink>: AudioSink {
         try inner.configure(format)
     }
 
-    func write(_ samples: UnsafeBufferPointer<Int16>) throws(DeviceError) {
-        if paused { framesWrittenWhilePaused += samples.count / channels }
-        try inner.write(samples)
-        usleep(UInt32(samples.count / channels * 1_000_000 / rate))
+    func write(_ samples: UnsafeBufferPointer<Int16>) throws(DeviceError) -> Int {
+        let frames = try inner.write(samples)
+        if paused { framesWrittenWhilePaused += frames }
+        usleep(UInt32(frames * 1_000_000 / rate))
+        return frames
+    }
+
+    func waitUntilWritable(orReadable interrupt: Int32) throws(DeviceError) -> AudioSinkWakeUp {
+        try inner.waitUntilWritable(orReadable: interrupt)
     }
 
     func setPaused(_ paused: Bool) throws(DeviceError) -> Int {
