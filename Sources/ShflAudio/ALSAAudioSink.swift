@@ -3,10 +3,13 @@ import CSystem
 import ShflCore
 
 /// The `AudioSink` port on alsa-lib: one PCM opened by name (`default`, `hw:0`, `plughw:1`,
-/// `null`, `file:'/tmp/x.raw',raw`), interleaved signed 16-bit at the track's rate.
+/// `null`, `file:'/tmp/x.raw',raw`) or given as a PCM definition in alsa-lib's configuration
+/// syntax (`{ type plug slave { ... } }`, see `wavFile(path:)`), interleaved signed 16-bit at
+/// the track's rate.
 ///
 /// - `configure` with the format already set keeps the stream running (gapless); another
-///   format drains what is queued, then sets the new hardware parameters.
+///   format drains what is queued, then sets the new hardware parameters on the same PCM (as
+///   aplay does between files; a `file` output keeps its file), reopening it only if that fails.
 /// - Underruns (`-EPIPE`) are recovered with `snd_pcm_prepare` and counted; a suspended device
 ///   (`-ESTRPIPE`) is resumed (`snd_pcm_resume`, else prepared). Any other failure closes the
 ///   PCM and is thrown as a `DeviceError` naming it; the caller's next `configure` (after its
@@ -31,6 +34,8 @@ public final class ALSAAudioSink: AudioSink {
     public private(set) var bufferFrames = 0
     public private(set) var periodFrames = 0
     private var pcm: OpaquePointer?
+    /// The parsed definition when `deviceName` is one (`{ ... }`), kept for reopening.
+    private var definition: OpaquePointer?
     private var canPause = false
     private var isPaused = false
     /// The PCM's poll descriptors, then one slot for the caller's interrupt descriptor; filled
@@ -49,17 +54,24 @@ public final class ALSAAudioSink: AudioSink {
 
     deinit {
         close()
+        if let definition { _ = snd_config_delete(definition) }
     }
 
     public func configure(_ format: AudioFormat) throws(DeviceError) {
         if format == self.format, pcm != nil { return }
         if let pcm {
             _ = drainBlocking(pcm)
-            close()
+            do {
+                try setParameters(format, on: pcm)
+                try preparePolling(pcm)
+                self.format = format
+                isPaused = false
+                return
+            } catch {
+                close()  // and open it afresh below
+            }
         }
-        var opened: OpaquePointer?
-        let result = snd_pcm_open(&opened, deviceName, SND_PCM_STREAM_PLAYBACK, 0)
-        guard result >= 0, let opened else { throw failure("cannot open", result) }
+        let opened = try open()
         pcm = opened
         do {
             try setParameters(format, on: opened)
@@ -152,6 +164,20 @@ public final class ALSAAudioSink: AudioSink {
         guard prepared >= 0 else { throw failure("cannot prepare after drain", prepared) }
     }
 
+    /// A device writing a WAV file at `path` (the demo without a sound card) in one format,
+    /// 44.1 kHz stereo 16-bit: alsa-lib's `plug` converts each track's format to it, so the
+    /// file's header holds for all of it, and the `file` plugin (over `null`) stays open across
+    /// tracks of other formats instead of starting the file again.
+    public static func wavFile(path: String) -> String {
+        var quoted = ""
+        for character in path {
+            if character == "\\" || character == "\"" { quoted += "\\" }
+            quoted.append(character)
+        }
+        return "{ type plug slave { pcm { type file file \"" + quoted + "\" format wav slave.pcm { type null } } "
+            + "format S16_LE rate 44100 channels 2 } }"
+    }
+
     /// Whether `device` can be opened for playback now (`snd_pcm_open` non-blocking, then
     /// closed): false on a machine without a sound card for `default`.
     public static func canOpen(device: String) -> Bool {
@@ -174,6 +200,27 @@ public final class ALSAAudioSink: AudioSink {
     }
 
     // MARK: - Helpers
+
+    /// `snd_pcm_open` by name, or `snd_pcm_open_lconf` on the parsed definition
+    /// (`snd_config_load_string` of `pcm.shfl { ... }`).
+    private func open() throws(DeviceError) -> OpaquePointer {
+        var opened: OpaquePointer?
+        let result: Int32
+        if deviceName.hasPrefix("{") {
+            if definition == nil {
+                let text = "pcm.shfl " + deviceName
+                var parsed: OpaquePointer?
+                let loaded = snd_config_load_string(&parsed, text, 0)
+                guard loaded >= 0, let parsed else { throw failure("is not a PCM definition", loaded) }
+                definition = parsed
+            }
+            result = snd_pcm_open_lconf(&opened, "shfl", SND_PCM_STREAM_PLAYBACK, 0, definition)
+        } else {
+            result = snd_pcm_open(&opened, deviceName, SND_PCM_STREAM_PLAYBACK, 0)
+        }
+        guard result >= 0, let opened else { throw failure("cannot open", result) }
+        return opened
+    }
 
     /// `snd_pcm_drain` in blocking mode (non-blocking, it returns -EAGAIN at once and leaves the
     /// PCM draining), then back to non-blocking.
