@@ -20,7 +20,7 @@ import ShflCore
 ///   `-EAGAIN` when full) and `waitUntilWritable` polls the PCM's descriptors
 ///   (`snd_pcm_poll_descriptors`, read back with `snd_pcm_poll_descriptors_revents`) together
 ///   with the caller's interrupt descriptor, as MPD does. The wake-up comes when a period is
-///   free (`avail_min`). A device that takes nothing for `stallTimeout` is treated as failed.
+///   free (`avail_min`). A device that takes nothing for 2 s is treated as failed (closed).
 ///   `drain` switches to blocking for the time it takes (a non-blocking drain only starts it).
 public final class ALSAAudioSink: AudioSink {
     public let deviceName: String
@@ -108,25 +108,28 @@ public final class ALSAAudioSink: AudioSink {
             throw DeviceError("ALSA " + deviceName + ": wait before configure")
         }
         let interruptEntry = entries + pollCount
-        interruptEntry.pointee = pollfd(fd: interrupt, events: Int16(POLLIN), revents: 0)
-        for index in 0..<pollCount { entries[index].revents = 0 }
-        let ready = poll(entries, nfds_t(pollCount + 1), stallTimeoutMilliseconds)
-        if ready < 0 { return .writable }  // EINTR: a spurious wake-up
-        if interruptEntry.pointee.revents & Int16(POLLIN | POLLERR | POLLHUP) != 0 { return .interrupted }
-        guard ready > 0 else {
-            let thrown = failure("took no audio for " + String(stallTimeoutMilliseconds) + " ms", -EIO)
-            close()
-            throw thrown
+        while true {
+            interruptEntry.pointee = pollfd(fd: interrupt, events: Int16(POLLIN), revents: 0)
+            for index in 0..<pollCount { entries[index].revents = 0 }
+            let ready = poll(entries, nfds_t(pollCount + 1), stallTimeoutMilliseconds)
+            if ready < 0 { return .writable }  // EINTR: a spurious wake-up
+            if interruptEntry.pointee.revents & Int16(POLLIN | POLLERR | POLLHUP) != 0 { return .interrupted }
+            guard ready > 0 else {
+                let thrown = failure("took no audio for " + String(stallTimeoutMilliseconds) + " ms", -EIO)
+                close()
+                throw thrown
+            }
+            var events: UInt16 = 0
+            let result = snd_pcm_poll_descriptors_revents(pcm, entries, UInt32(pollCount), &events)
+            if result < 0 {
+                let thrown = failure("poll failed", result)
+                close()
+                throw thrown
+            }
+            // POLLOUT: room; POLLERR: an underrun or a suspend, which the next write recovers.
+            // Anything else was the plugin's own business (its descriptors need not mean room).
+            if events & UInt16(POLLOUT | POLLERR | POLLHUP | POLLNVAL) != 0 { return .writable }
         }
-        var events: UInt16 = 0
-        let result = snd_pcm_poll_descriptors_revents(pcm, entries, UInt32(pollCount), &events)
-        if result < 0 {
-            let thrown = failure("poll failed", result)
-            close()
-            throw thrown
-        }
-        // POLLOUT: room; POLLERR: an underrun or a suspend, which the next write recovers.
-        return .writable
     }
 
     @discardableResult
