@@ -3,16 +3,25 @@ import CSystem
 import ShflCore
 
 /// The `AudioSink` port on alsa-lib: one PCM opened by name (`default`, `hw:0`, `plughw:1`,
-/// `null`, `file:'/tmp/x.raw',raw`), interleaved signed 16-bit at the track's rate.
+/// `null`, `file:'/tmp/x.raw',raw`) or given as a PCM definition in alsa-lib's configuration
+/// syntax (`{ type plug slave { ... } }`, see `wavFile(path:)`), interleaved signed 16-bit at
+/// the track's rate.
 ///
 /// - `configure` with the format already set keeps the stream running (gapless); another
-///   format drains what is queued, then sets the new hardware parameters.
+///   format drains what is queued, then sets the new hardware parameters on the same PCM (as
+///   aplay does between files; a `file` output keeps its file), reopening it only if that fails.
 /// - Underruns (`-EPIPE`) are recovered with `snd_pcm_prepare` and counted; a suspended device
 ///   (`-ESTRPIPE`) is resumed (`snd_pcm_resume`, else prepared). Any other failure closes the
 ///   PCM and is thrown as a `DeviceError` naming it; the caller's next `configure` (after its
 ///   back-off) opens it again.
 /// - Pause uses `snd_pcm_pause` when the device can; otherwise it drops the queue and returns
 ///   how many frames were dropped, so the caller replays them (no sample is lost).
+/// - The PCM is non-blocking (`snd_pcm_nonblock`): `write` takes what fits (`snd_pcm_writei`,
+///   `-EAGAIN` when full) and `waitUntilWritable` polls the PCM's descriptors
+///   (`snd_pcm_poll_descriptors`, read back with `snd_pcm_poll_descriptors_revents`) together
+///   with the caller's interrupt descriptor, as MPD does. The wake-up comes when a period is
+///   free (`avail_min`). A device that takes nothing for 2 s is treated as failed (closed).
+///   `drain` switches to blocking for the time it takes (a non-blocking drain only starts it).
 public final class ALSAAudioSink: AudioSink {
     public let deviceName: String
     /// Requested ring buffer and period lengths, in microseconds.
@@ -25,8 +34,16 @@ public final class ALSAAudioSink: AudioSink {
     public private(set) var bufferFrames = 0
     public private(set) var periodFrames = 0
     private var pcm: OpaquePointer?
+    /// The parsed definition when `deviceName` is one (`{ ... }`), kept for reopening.
+    private var definition: OpaquePointer?
     private var canPause = false
     private var isPaused = false
+    /// The PCM's poll descriptors, then one slot for the caller's interrupt descriptor; filled
+    /// at `configure`, so waiting allocates nothing.
+    private var pollEntries: UnsafeMutablePointer<pollfd>?
+    private var pollCount = 0
+    /// How long `waitUntilWritable` waits for a device that takes nothing before failing it.
+    private let stallTimeoutMilliseconds: Int32 = 2_000
 
     /// Does not open the device yet: the first `configure` does (`snd_pcm_open`).
     public init(device: String, bufferTime: UInt32 = 200_000, periodTime: UInt32 = 20_000) {
@@ -37,20 +54,28 @@ public final class ALSAAudioSink: AudioSink {
 
     deinit {
         close()
+        if let definition { _ = snd_config_delete(definition) }
     }
 
     public func configure(_ format: AudioFormat) throws(DeviceError) {
         if format == self.format, pcm != nil { return }
         if let pcm {
-            _ = snd_pcm_drain(pcm)
-            close()
+            _ = drainBlocking(pcm)
+            do {
+                try setParameters(format, on: pcm)
+                try preparePolling(pcm)
+                self.format = format
+                isPaused = false
+                return
+            } catch {
+                close()  // and open it afresh below
+            }
         }
-        var opened: OpaquePointer?
-        let result = snd_pcm_open(&opened, deviceName, SND_PCM_STREAM_PLAYBACK, 0)
-        guard result >= 0, let opened else { throw failure("cannot open", result) }
+        let opened = try open()
         pcm = opened
         do {
             try setParameters(format, on: opened)
+            try preparePolling(opened)
         } catch {
             close()
             throw error
@@ -59,19 +84,51 @@ public final class ALSAAudioSink: AudioSink {
         isPaused = false
     }
 
-    public func write(_ samples: UnsafeBufferPointer<Int16>) throws(DeviceError) {
-        guard let pcm, let format, var next = samples.baseAddress else {
+    public func write(_ samples: UnsafeBufferPointer<Int16>) throws(DeviceError) -> Int {
+        guard let pcm, let format, let start = samples.baseAddress else {
+            if samples.isEmpty, pcm != nil { return 0 }
             throw DeviceError("ALSA " + deviceName + ": write before configure")
         }
-        var frames = samples.count / format.channels
-        while frames > 0 {
-            let written = snd_pcm_writei(pcm, next, snd_pcm_uframes_t(frames))
-            if written >= 0 {
-                frames -= written
-                next += written * format.channels
+        let frames = samples.count / format.channels
+        var taken = 0
+        while taken < frames {
+            let written = snd_pcm_writei(pcm, start + taken * format.channels, snd_pcm_uframes_t(frames - taken))
+            if written > 0 {
+                taken += written
                 continue
             }
+            if written == 0 || written == -snd_pcm_sframes_t(EAGAIN) { break }
             try recover(from: Int32(written), pcm: pcm)
+        }
+        return taken
+    }
+
+    public func waitUntilWritable(orReadable interrupt: Int32) throws(DeviceError) -> AudioSinkWakeUp {
+        guard let pcm, let entries = pollEntries else {
+            throw DeviceError("ALSA " + deviceName + ": wait before configure")
+        }
+        let interruptEntry = entries + pollCount
+        while true {
+            interruptEntry.pointee = pollfd(fd: interrupt, events: Int16(POLLIN), revents: 0)
+            for index in 0..<pollCount { entries[index].revents = 0 }
+            let ready = poll(entries, nfds_t(pollCount + 1), stallTimeoutMilliseconds)
+            if ready < 0 { return .writable }  // EINTR: a spurious wake-up
+            if interruptEntry.pointee.revents & Int16(POLLIN | POLLERR | POLLHUP) != 0 { return .interrupted }
+            guard ready > 0 else {
+                let thrown = failure("took no audio for " + String(stallTimeoutMilliseconds) + " ms", -EIO)
+                close()
+                throw thrown
+            }
+            var events: UInt16 = 0
+            let result = snd_pcm_poll_descriptors_revents(pcm, entries, UInt32(pollCount), &events)
+            if result < 0 {
+                let thrown = failure("poll failed", result)
+                close()
+                throw thrown
+            }
+            // POLLOUT: room; POLLERR: an underrun or a suspend, which the next write recovers.
+            // Anything else was the plugin's own business (its descriptors need not mean room).
+            if events & UInt16(POLLOUT | POLLERR | POLLHUP | POLLNVAL) != 0 { return .writable }
         }
     }
 
@@ -104,10 +161,24 @@ public final class ALSAAudioSink: AudioSink {
 
     public func drain() throws(DeviceError) {
         guard let pcm else { return }
-        let drained = snd_pcm_drain(pcm)
+        let drained = drainBlocking(pcm)
         if drained < 0 && drained != -EPIPE { throw failure("cannot drain", drained) }
         let prepared = snd_pcm_prepare(pcm)
         guard prepared >= 0 else { throw failure("cannot prepare after drain", prepared) }
+    }
+
+    /// A device writing a WAV file at `path` (the demo without a sound card) in one format,
+    /// 44.1 kHz stereo 16-bit: alsa-lib's `plug` converts each track's format to it, so the
+    /// file's header holds for all of it, and the `file` plugin (over `null`) stays open across
+    /// tracks of other formats instead of starting the file again.
+    public static func wavFile(path: String) -> String {
+        var quoted = ""
+        for character in path {
+            if character == "\\" || character == "\"" { quoted += "\\" }
+            quoted.append(character)
+        }
+        return "{ type plug slave { pcm { type file file \"" + quoted + "\" format wav slave.pcm { type null } } "
+            + "format S16_LE rate 44100 channels 2 } }"
     }
 
     /// Whether `device` can be opened for playback now (`snd_pcm_open` non-blocking, then
@@ -126,9 +197,59 @@ public final class ALSAAudioSink: AudioSink {
         if let pcm { _ = snd_pcm_close(pcm) }
         pcm = nil
         format = nil
+        pollEntries?.deallocate()
+        pollEntries = nil
+        pollCount = 0
     }
 
     // MARK: - Helpers
+
+    /// `snd_pcm_open` by name, or `snd_pcm_open_lconf` on the parsed definition
+    /// (`snd_config_load_string` of `pcm.shfl { ... }`).
+    private func open() throws(DeviceError) -> OpaquePointer {
+        var opened: OpaquePointer?
+        let result: Int32
+        if deviceName.hasPrefix("{") {
+            if definition == nil {
+                let text = "pcm.shfl " + deviceName
+                var parsed: OpaquePointer?
+                let loaded = snd_config_load_string(&parsed, text, 0)
+                guard loaded >= 0, let parsed else { throw failure("is not a PCM definition", loaded) }
+                definition = parsed
+            }
+            result = snd_pcm_open_lconf(&opened, "shfl", SND_PCM_STREAM_PLAYBACK, 0, definition)
+        } else {
+            result = snd_pcm_open(&opened, deviceName, SND_PCM_STREAM_PLAYBACK, 0)
+        }
+        guard result >= 0, let opened else { throw failure("cannot open", result) }
+        return opened
+    }
+
+    /// `snd_pcm_drain` in blocking mode (non-blocking, it returns -EAGAIN at once and leaves the
+    /// PCM draining), then back to non-blocking.
+    private func drainBlocking(_ pcm: OpaquePointer) -> Int32 {
+        _ = snd_pcm_nonblock(pcm, 0)
+        let drained = snd_pcm_drain(pcm)
+        _ = snd_pcm_nonblock(pcm, 1)
+        return drained
+    }
+
+    /// Makes the PCM non-blocking and keeps its poll descriptors, plus a slot for the
+    /// interrupt descriptor, for `waitUntilWritable`.
+    private func preparePolling(_ pcm: OpaquePointer) throws(DeviceError) {
+        var result = snd_pcm_nonblock(pcm, 1)
+        guard result >= 0 else { throw failure("cannot be made non-blocking", result) }
+        let count = Int(snd_pcm_poll_descriptors_count(pcm))
+        guard count >= 0 else { throw failure("has no poll descriptors", Int32(count)) }
+        pollEntries?.deallocate()
+        let entries = UnsafeMutablePointer<pollfd>.allocate(capacity: count + 1)
+        entries.initialize(repeating: pollfd(fd: -1, events: 0, revents: 0), count: count + 1)
+        pollEntries = entries
+        pollCount = 0
+        result = snd_pcm_poll_descriptors(pcm, entries, UInt32(count))
+        guard result >= 0 else { throw failure("has no poll descriptors", result) }
+        pollCount = Int(result)
+    }
 
     private func recover(from error: Int32, pcm: OpaquePointer) throws(DeviceError) {
         switch error {

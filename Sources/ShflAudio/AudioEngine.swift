@@ -13,6 +13,13 @@ import Synchronization
 /// device keeps playing what is queued while the next `play` arrives, so nothing is lost or
 /// inserted. Skip cuts within one period (`discard`). A failing device is retried with
 /// back-off, from 100 ms doubling to 5 s, never in a busy loop.
+///
+/// The thread decodes in chunks of `chunkFrames` (big chunks cost fewer instructions per
+/// second of audio) but never blocks for a whole chunk: it hands the device what fits
+/// (`AudioSink.write`) and waits for room together with its command eventfd
+/// (`AudioSink.waitUntilWritable(orReadable:)`), so a command is handled as soon as it comes,
+/// mid-chunk. Skip and stop drop the rest of the chunk; pause keeps it for resume. `position`
+/// counts the frames handed to the device, so a pause reports exactly where it stopped.
 public final class AudioEngine<Decoder: TrackDecoder, Sink: AudioSink> {
     private let decoder: Decoder
     private let sink: Sink
@@ -22,7 +29,7 @@ public final class AudioEngine<Decoder: TrackDecoder, Sink: AudioSink> {
     private let reportNotifier: EventNotifier
     private var thread: SystemThread?
     private let quitRequested = Atomic<Bool>(false)
-    /// Frames per write: one period at 48 kHz is about 20 ms; smaller writes cut latency.
+    /// Frames per decode (one MPEG frame is 1,152): commands do not wait for a chunk to play.
     private let chunkFrames: Int
 
     /// The descriptor the event loop polls; readable when reports are waiting.
@@ -98,6 +105,10 @@ public final class AudioEngine<Decoder: TrackDecoder, Sink: AudioSink> {
     }
 
     private var playback = Playback.idle
+    /// The decoded samples of the current chunk not yet handed to the device:
+    /// `buffer[pendingStart..<pendingEnd]`.
+    private var pendingStart = 0
+    private var pendingEnd = 0
     private var ticket = 0
     private var format: AudioFormat?
     private var position = 0
@@ -136,7 +147,11 @@ public final class AudioEngine<Decoder: TrackDecoder, Sink: AudioSink> {
             }
             while let command = commands.pop() { handle(command) }
             if playback == .playing && retryDelayMilliseconds == 0 {
-                playChunk(&buffer)
+                if pendingStart < pendingEnd {
+                    writePending(&buffer)
+                } else {
+                    playChunk(&buffer)
+                }
             }
         }
         decoder.close()
@@ -154,6 +169,7 @@ public final class AudioEngine<Decoder: TrackDecoder, Sink: AudioSink> {
         if case .setVolume = command {} else { drainPending = false }
         switch command {
         case .play(let path, let start, let newTicket):
+            dropPending()
             if playback != .idle { discardQueued() }
             ticket = newTicket
             open(path, from: start)
@@ -163,9 +179,11 @@ public final class AudioEngine<Decoder: TrackDecoder, Sink: AudioSink> {
             do {
                 let dropped = try sink.setPaused(true)
                 if dropped > 0 {
-                    // The device could not hold its queue: play those frames again on resume.
+                    // The device could not hold its queue: play those frames again on resume
+                    // (decoded afresh, so the rest of the chunk goes too).
                     position = max(position - dropped, 0)
                     try? decoder.seek(toFrame: position)
+                    dropPending()
                 }
             } catch {
                 deviceFailed(error)
@@ -180,6 +198,7 @@ public final class AudioEngine<Decoder: TrackDecoder, Sink: AudioSink> {
                 deviceFailed(error)
             }
         case .stop:
+            dropPending()
             if playback != .idle { discardQueued() }
             decoder.close()
             playback = .idle
@@ -220,6 +239,11 @@ public final class AudioEngine<Decoder: TrackDecoder, Sink: AudioSink> {
         }
     }
 
+    private func dropPending() {
+        pendingStart = 0
+        pendingEnd = 0
+    }
+
     private func discardQueued() {
         do {
             try sink.discard()
@@ -228,7 +252,7 @@ public final class AudioEngine<Decoder: TrackDecoder, Sink: AudioSink> {
         }
     }
 
-    /// Decodes one chunk and writes it: the hot path.
+    /// Decodes one chunk and starts writing it: the hot path.
     private func playChunk(_ buffer: inout [Int16]) {
         guard let format else { return }
         let result: DecodeResult
@@ -246,14 +270,40 @@ public final class AudioEngine<Decoder: TrackDecoder, Sink: AudioSink> {
             guard frames > 0 else { return }
             let count = frames * format.channels
             if gainQ15 != 1 << 15 { applyGain(&buffer, count: count) }
-            do {
-                try buffer.withUnsafeBufferPointer { (pointer) throws(DeviceError) in
-                    try sink.write(UnsafeBufferPointer(rebasing: pointer[0..<count]))
-                }
-            } catch {
-                deviceFailed(error)
-                return
+            pendingStart = 0
+            pendingEnd = count
+            writePending(&buffer)
+        case .formatChanged(let changed):
+            self.format = changed
+            configureSink()
+        case .endOfTrack:
+            playback = .idle
+            drainPending = true
+            if startPending, let info {
+                // An empty track still "started" before it finished, for the player's sake.
+                startPending = false
+                report(.started(ticket: ticket, info))
             }
+            report(.finished(ticket: ticket))
+        }
+    }
+
+    /// Hands the device what it takes of the pending samples; if some are left, waits for room
+    /// or a command, whichever comes first (the caller's loop then handles the command or
+    /// writes again).
+    private func writePending(_ buffer: inout [Int16]) {
+        guard let format else { return }
+        let frames: Int
+        do {
+            frames = try buffer.withUnsafeBufferPointer { (pointer) throws(DeviceError) -> Int in
+                try sink.write(UnsafeBufferPointer(rebasing: pointer[pendingStart..<pendingEnd]))
+            }
+        } catch {
+            deviceFailed(error)
+            return
+        }
+        pendingStart += frames * format.channels
+        if frames > 0 {
             position += frames
             if startPending, let info {
                 startPending = false
@@ -267,18 +317,16 @@ public final class AudioEngine<Decoder: TrackDecoder, Sink: AudioSink> {
                 reportedUnderruns = sink.underruns
                 report(.underruns(reportedUnderruns))
             }
-        case .formatChanged(let changed):
-            self.format = changed
-            configureSink()
-        case .endOfTrack:
-            playback = .idle
-            drainPending = true
-            if startPending, let info {
-                // An empty track still "started" before it finished, for the player's sake.
-                startPending = false
-                report(.started(ticket: ticket, info))
+        }
+        guard pendingStart < pendingEnd else { return }
+        do {
+            if try sink.waitUntilWritable(orReadable: commandNotifier.descriptor.rawValue) == .interrupted {
+                // Reset before the caller pops the queue: a command pushed after this
+                // notifies again, so none is missed and the next wait does not spin.
+                _ = commandNotifier.drain()
             }
-            report(.finished(ticket: ticket))
+        } catch {
+            deviceFailed(error)
         }
     }
 

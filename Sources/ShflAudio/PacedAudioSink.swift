@@ -1,17 +1,24 @@
+// `poll` and `pollfd` come from <poll.h>, which Clang attributes to CALSA in this module (alsa-lib's
+// header includes it first); Embedded Swift wants the owning module imported.
+import CALSA
 import CSystem
 import ShflCore
 import ShflSystem
 
-/// An `AudioSink` that takes as long as the audio it writes lasts, around another sink: the
-/// real-time behaviour of a sound card for outputs that have none (ALSA's `null` and `file`
-/// plugins: the end-to-end tests, and the demo writing a WAV file). It keeps up to `lead` of
-/// audio "queued" ahead of real time, like a device buffer, and sleeps to absolute deadlines
-/// (`clock_nanosleep(TIMER_ABSTIME)`), so it never drifts. Paused, the clock stops; `discard`
-/// drops the queued lead. With `isPacing` false it passes everything straight through.
+/// An `AudioSink` that takes audio no faster than it plays, around another sink: the real-time
+/// behaviour of a sound card for outputs that have none (ALSA's `null` and `file` plugins: the
+/// end-to-end tests, and the demo writing a WAV file). It holds up to `lead` of audio "queued"
+/// ahead of real time, like a device buffer: `write` takes only what fits in it, and
+/// `waitUntilWritable` sleeps until `period` of room has played free, in `poll(2)` on the
+/// interrupt descriptor, so a command ends the wait at once, as on a real device. Deadlines are
+/// absolute (the instant the frames taken so far finish playing), so it never drifts. Paused,
+/// the clock stops; `discard` drops the queued lead. With `isPacing` false it passes everything
+/// straight through. Not thread-safe (the audio thread's, like every sink).
 public final class PacedAudioSink<Inner: AudioSink>: AudioSink {
     public let inner: Inner
     public let isPacing: Bool
     private let lead: Duration
+    private let period: Duration
     private let clock = SystemMonotonicClock()
     private var rate = 44_100
     private var channels = 2
@@ -19,10 +26,11 @@ public final class PacedAudioSink<Inner: AudioSink>: AudioSink {
     private var playedUntil: Instant?
     private var pausedAt: Instant?
 
-    public init(_ inner: Inner, pacing: Bool, lead: Duration = .milliseconds(100)) {
+    public init(_ inner: Inner, pacing: Bool, lead: Duration = .milliseconds(100), period: Duration = .milliseconds(10)) {
         self.inner = inner
         self.isPacing = pacing
         self.lead = lead
+        self.period = min(period, lead)
     }
 
     public var underruns: Int { inner.underruns }
@@ -30,7 +38,7 @@ public final class PacedAudioSink<Inner: AudioSink>: AudioSink {
     public func configure(_ format: AudioFormat) throws(DeviceError) {
         if format.sampleRate != rate || format.channels != channels {
             // Another format: the device would drain first.
-            try waitUntilPlayed(lead: .zero)
+            waitUntilPlayed(lead: .zero)
             playedUntil = nil
         }
         rate = format.sampleRate
@@ -38,14 +46,26 @@ public final class PacedAudioSink<Inner: AudioSink>: AudioSink {
         try inner.configure(format)
     }
 
-    public func write(_ samples: UnsafeBufferPointer<Int16>) throws(DeviceError) {
-        try inner.write(samples)
-        guard isPacing, rate > 0 else { return }
+    public func write(_ samples: UnsafeBufferPointer<Int16>) throws(DeviceError) -> Int {
+        guard isPacing, rate > 0 else { return try inner.write(samples) }
         let now = clock.now
-        let frames = Int64(samples.count / max(channels, 1))
         let start = max(playedUntil ?? now, now)
-        playedUntil = start + .nanoseconds(frames * 1_000_000_000 / Int64(rate))
-        try waitUntilPlayed(lead: lead)
+        let room = lead - (start - now)
+        let roomFrames = Int(room.nanoseconds * Int64(rate) / 1_000_000_000)
+        let frames = min(samples.count / max(channels, 1), roomFrames)
+        guard frames > 0 else { return 0 }
+        let taken = try inner.write(UnsafeBufferPointer(rebasing: samples[0..<(frames * channels)]))
+        playedUntil = start + .nanoseconds(Int64(taken) * 1_000_000_000 / Int64(rate))
+        return taken
+    }
+
+    public func waitUntilWritable(orReadable interrupt: Int32) throws(DeviceError) -> AudioSinkWakeUp {
+        guard isPacing, let until = playedUntil else { return try inner.waitUntilWritable(orReadable: interrupt) }
+        let wake = until - lead + period
+        let now = clock.now
+        // Room here already: the inner device is what is full.
+        guard wake > now else { return try inner.waitUntilWritable(orReadable: interrupt) }
+        return sleep(until: wake, orReadable: interrupt) ? .interrupted : .writable
     }
 
     @discardableResult
@@ -66,18 +86,27 @@ public final class PacedAudioSink<Inner: AudioSink>: AudioSink {
     }
 
     public func drain() throws(DeviceError) {
-        try waitUntilPlayed(lead: .zero)
+        waitUntilPlayed(lead: .zero)
         try inner.drain()
         playedUntil = nil
     }
 
-    private func waitUntilPlayed(lead: Duration) throws(DeviceError) {
+    private func waitUntilPlayed(lead: Duration) {
         guard isPacing, let until = playedUntil else { return }
         let wake = until - lead
-        guard wake > clock.now else { return }
-        var deadline = timespec()
-        deadline.tv_sec = Int(wake.nanoseconds / 1_000_000_000)
-        deadline.tv_nsec = Int(wake.nanoseconds % 1_000_000_000)
-        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, nil) == Errno.interrupted.code {}
+        while clock.now < wake {
+            _ = sleep(until: wake, orReadable: -1)
+        }
+    }
+
+    /// Sleeps in `poll(2)` until `wake` (rounded up to the millisecond) or until `interrupt`
+    /// is readable (true). A signal ends the sleep early (false), as a spurious wake-up.
+    private func sleep(until wake: Instant, orReadable interrupt: Int32) -> Bool {
+        let left = (wake - clock.now).nanoseconds
+        guard left > 0 else { return false }
+        let milliseconds = Int32(min((left + 999_999) / 1_000_000, Int64(Int32.max)))
+        var entry = pollfd(fd: interrupt, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&entry, 1, milliseconds)
+        return ready > 0 && entry.revents & Int16(POLLIN | POLLERR | POLLHUP) != 0
     }
 }

@@ -1,7 +1,9 @@
 import ShflCore
 
 /// The `AudioSink` port for tests and the demo: keeps every frame written, so a test can
-/// compare the audio with what it expects, sample for sample.
+/// compare the audio with what it expects, sample for sample. The simulated device plays
+/// instantly: it always has room again at once (`waitUntilWritable` returns `.writable`
+/// without waiting), though `framesPerWrite` can make it take little at a time.
 public final class SimulatedAudioSink: AudioSink {
     public private(set) var format: AudioFormat?
     /// Every configuration, in order (a repeated format appears once per call).
@@ -21,6 +23,11 @@ public final class SimulatedAudioSink: AudioSink {
     public var persistentFailure: DeviceError?
     /// Calls of `configure`, successful or not (to check back-off).
     public private(set) var configureAttempts = 0
+    /// When set, a write takes at most this many frames (a device with a small buffer), so the
+    /// caller has to wait and write the rest.
+    public var framesPerWrite: Int?
+    /// Calls of `waitUntilWritable`.
+    public private(set) var waitCount = 0
 
     public init() {}
 
@@ -31,14 +38,23 @@ public final class SimulatedAudioSink: AudioSink {
         configurations.append(format)
     }
 
-    public func write(_ samples: UnsafeBufferPointer<Int16>) throws(DeviceError) {
+    public func write(_ samples: UnsafeBufferPointer<Int16>) throws(DeviceError) -> Int {
         try failIfAsked()
         guard let format else { throw DeviceError("simulated sink: write before configure") }
         guard samples.count % format.channels == 0 else {
             throw DeviceError("simulated sink: partial frame of " + String(samples.count) + " samples")
         }
-        if isPaused { samplesWrittenWhilePaused += samples.count }
-        self.samples.append(contentsOf: samples)
+        let frames = min(samples.count / format.channels, framesPerWrite ?? Int.max)
+        let taken = UnsafeBufferPointer(rebasing: samples[0..<(frames * format.channels)])
+        if isPaused { samplesWrittenWhilePaused += taken.count }
+        self.samples.append(contentsOf: taken)
+        return frames
+    }
+
+    public func waitUntilWritable(orReadable interrupt: Int32) throws(DeviceError) -> AudioSinkWakeUp {
+        try failIfAsked()
+        waitCount += 1
+        return .writable
     }
 
     @discardableResult

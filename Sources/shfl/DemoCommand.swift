@@ -52,7 +52,7 @@ enum DemoCommand {
         } else if ALSAAudioSink.canOpen(device: "default") {
             options.audioDevice = "default"
         } else {
-            options.audioDevice = "file:'" + runtime + "/demo.wav',wav"
+            options.audioDevice = ALSAAudioSink.wavFile(path: runtime + "/demo.wav")
             options.paceAudio = true
             StandardStreams.writeLine("no sound card here: the audio goes to " + runtime + "/demo.wav", toError: true)
         }

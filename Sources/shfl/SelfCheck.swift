@@ -261,7 +261,7 @@ extension SelfCheck {
             case .decoded(let count):
                 do {
                     try buffer.withUnsafeBufferPointer { (pointer) throws(DeviceError) in
-                        try sink.write(UnsafeBufferPointer(rebasing: pointer[0..<(count * format.channels)]))
+                        try sink.writeAll(UnsafeBufferPointer(rebasing: pointer[0..<(count * format.channels)]), channels: format.channels)
                     }
                 } catch {
                     return (frames, error.description)

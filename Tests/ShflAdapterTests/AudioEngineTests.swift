@@ -25,10 +25,15 @@ final class PacedSink<Inner: AudioSink>: AudioSink {
         try inner.configure(format)
     }
 
-    func write(_ samples: UnsafeBufferPointer<Int16>) throws(DeviceError) {
-        if paused { framesWrittenWhilePaused += samples.count / channels }
-        try inner.write(samples)
-        usleep(UInt32(samples.count / channels * 1_000_000 / rate))
+    func write(_ samples: UnsafeBufferPointer<Int16>) throws(DeviceError) -> Int {
+        let frames = try inner.write(samples)
+        if paused { framesWrittenWhilePaused += frames }
+        usleep(UInt32(frames * 1_000_000 / rate))
+        return frames
+    }
+
+    func waitUntilWritable(orReadable interrupt: Int32) throws(DeviceError) -> AudioSinkWakeUp {
+        try inner.waitUntilWritable(orReadable: interrupt)
     }
 
     func setPaused(_ paused: Bool) throws(DeviceError) -> Int {
@@ -221,5 +226,45 @@ func captureFile(_ name: String) -> String {
         let peak = captured.map { abs(Int($0)) }.max() ?? 0
         let referencePeak = reference.map { abs(Int($0)) }.max() ?? 0
         #expect(abs(peak - referencePeak / 8) <= 2, "volume 50 peak \(peak), full \(referencePeak)")
+    }
+}
+
+@Suite(.serialized) struct ALSAWavFileTests {
+    /// The demo's WAV without a sound card holds the whole session, not only the audio since
+    /// the last change of sample rate (alsa-lib's file plugin truncates the file when it is
+    /// opened again).
+    @Test func theDemoWavHoldsTracksOfDifferentRates() throws {
+        let path = NSTemporaryDirectory() + "shfl-wav-\(getpid()).wav"
+        defer { unlink(path) }
+        let sink = ALSAAudioSink(device: ALSAAudioSink.wavFile(path: path))
+        let engine = try AudioEngine(decoder: try Mpg123Decoder(), sink: sink)
+        try engine.start()
+        engine.send(.play(try AudioFixtures.path("stereo44.mp3"), from: .zero, ticket: 1))
+        _ = try collectReports(from: engine, until: isFinished(1))
+        engine.send(.play(try AudioFixtures.path("stereo48.mp3"), from: .zero, ticket: 2))
+        _ = try collectReports(from: engine, until: isFinished(2))
+        engine.send(.play(try AudioFixtures.path("mono22.mp3"), from: .zero, ticket: 3))
+        _ = try collectReports(from: engine, until: isFinished(3))
+        engine.stopThread()
+        try sink.drain()
+        sink.close()
+
+        let wav = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        func u32(_ at: Int) -> Int { Int(wav[at]) | Int(wav[at + 1]) << 8 | Int(wav[at + 2]) << 16 | Int(wav[at + 3]) << 24 }
+        func u16(_ at: Int) -> Int { Int(wav[at]) | Int(wav[at + 1]) << 8 }
+        try #require(wav.count > 44)
+        #expect(Array(wav[0..<4]) == Array("RIFF".utf8) && Array(wav[8..<16]) == Array("WAVEfmt ".utf8))
+        #expect(u32(4) == wav.count - 8, "RIFF length")
+        let channels = u16(22), rate = u32(24), bits = u16(34)
+        #expect(channels == 2 && rate == 44_100 && bits == 16, "one format for the whole session: \(channels) ch \(rate) Hz \(bits) bit")
+        #expect(Array(wav[36..<40]) == Array("data".utf8))
+        #expect(u32(40) == wav.count - 44, "data length")
+        // Every track, converted to the file's format: at least what the three last.
+        var seconds = 0.0
+        for (name, trackRate, trackChannels) in [("stereo44", 44_100.0, 2.0), ("stereo48", 48_000.0, 2.0), ("mono22", 22_050.0, 1.0)] {
+            seconds += Double(try AudioFixtures.reference(name).count) / trackChannels / trackRate
+        }
+        let written = Double(wav.count - 44) / 4 / 44_100
+        #expect(written >= seconds * 0.999, "the WAV holds \(written) s of \(seconds) s played")
     }
 }
