@@ -36,6 +36,19 @@ enum ControlTestSupport {
         }
     }
 
+    /// Pumps until `condition` holds or `milliseconds` pass (a hang guard): for what a
+    /// client's close does, seen only once every copy of its descriptor is closed (see
+    /// `RawControlClient.receive(closeWithinMilliseconds:)`).
+    @discardableResult
+    static func pump(_ server: UnixControlServer, until condition: () -> Bool, withinMilliseconds milliseconds: Int32 = 5_000) throws -> [ControlMessage] {
+        var all = try pump(server)
+        let deadline = Date().addingTimeInterval(Double(milliseconds) / 1_000)
+        while !condition() && Date() < deadline {
+            all += try pump(server, waitMilliseconds: 20)
+        }
+        return all
+    }
+
     /// Answers a request with its own line ("request: skip"), a refused one with its error.
     static func echo(_ message: ControlMessage) -> ControlReply {
         switch message.request {
@@ -71,16 +84,25 @@ final class RawControlClient {
         return (try? result.get()) ?? 0
     }
 
-    /// Everything received so far, and whether the server closed the connection.
-    func receive() throws -> (text: String, closed: Bool) {
+    /// Everything received so far, and whether the server closed the connection. With
+    /// `closeWithinMilliseconds`, it waits that long for the close (a hang guard): a close is
+    /// seen only once every copy of the server's descriptor is closed, and a process another
+    /// test spawns holds copies for a moment (between its fork and its exec).
+    func receive(closeWithinMilliseconds: Int32 = 0) throws -> (text: String, closed: Bool) {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
+        let deadline = Date().addingTimeInterval(Double(closeWithinMilliseconds) / 1_000)
         while true {
             let count: Int
             do {
                 count = try buffer.withUnsafeMutableBytes { try socket.read(into: $0) }
             } catch let error as Errno where error == .wouldBlock {
-                return (String(decoding: received, as: UTF8.self), false)
+                let left = Int32(deadline.timeIntervalSinceNow * 1_000)
+                guard left > 0 else { return (String(decoding: received, as: UTF8.self), false) }
+                var poller = Poller()
+                poller.watch(socket)
+                _ = try poller.wait(timeoutMilliseconds: left)
+                continue
             } catch let error as Errno where error == Errno(ECONNRESET) {
                 return (String(decoding: received, as: UTF8.self), true)
             }

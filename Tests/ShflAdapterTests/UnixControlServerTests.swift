@@ -57,7 +57,7 @@ import Testing
         try client.send("status\n" + String(repeating: "a", count: 600) + "\nskip\n")
         let messages = try ControlTestSupport.pump(server)
         #expect(messages.map { $0.request } == [.success(.status), .failure(.lineTooLong(limit: 512))])
-        let reply = try client.receive()
+        let reply = try client.receive(closeWithinMilliseconds: 5_000)
         #expect(reply.text == "request: status\nok\nerror: request longer than 512 bytes\n")
         #expect(reply.closed)
         #expect(server.clientCount == 0)
@@ -79,7 +79,9 @@ import Testing
         _ = client.sendWithoutBlocking([UInt8](repeating: 0x61, count: 100_000))
         let messages = try ControlTestSupport.pump(server)
         #expect(messages.map { $0.request } == [.failure(.lineTooLong(limit: 512))])
-        #expect(try client.receive() == ("error: request longer than 512 bytes\n", true))
+        let reply = try client.receive(closeWithinMilliseconds: 5_000)
+        #expect(reply.text == "error: request longer than 512 bytes\n")
+        #expect(reply.closed)
     }
 
     @Test func aClientThatDisconnectsMidLineIsForgotten() throws {
@@ -93,7 +95,7 @@ import Testing
         #expect(try ControlTestSupport.pump(server).isEmpty)
         #expect(server.clientCount == 1)
         client = nil  // closes it
-        #expect(try ControlTestSupport.pump(server).isEmpty)
+        #expect(try ControlTestSupport.pump(server, until: { server.clientCount == 0 }).isEmpty)
         #expect(server.clientCount == 0)
         #expect(server.descriptors.count == 1)
     }
@@ -111,7 +113,7 @@ import Testing
         client.shutdownSending()
         let messages = try ControlTestSupport.pump(server)
         #expect(messages.map { $0.request } == [.success(.status)])
-        #expect(try client.receive() == ("request: status\nok\n", true))
+        #expect(try client.receive(closeWithinMilliseconds: 5_000) == ("request: status\nok\n", true))
         #expect(server.clientCount == 0)
     }
 
@@ -138,7 +140,7 @@ import Testing
         #expect(server.clientCount == 1, "the flooding client is dropped")
         #expect(Date().timeIntervalSince(started) < 5)
         // What it got was bounded by the socket's send buffer (64 KiB, doubled by the kernel).
-        let received = try flood.receive()
+        let received = try flood.receive(closeWithinMilliseconds: 5_000)
         #expect(received.closed)
         #expect(received.text.utf8.count <= 4 * 65_536)
         #expect(handled < 50_000)
@@ -169,7 +171,7 @@ import Testing
         try newcomer.send("skip\n")
         try ControlTestSupport.pump(server)
         #expect(server.clientCount == 2)
-        #expect(try hanging.receive() == ("error: too many connections (at most 2); closing the least recently active\n", true))
+        #expect(try hanging.receive(closeWithinMilliseconds: 5_000) == ("error: too many connections (at most 2); closing the least recently active\n", true))
         #expect(try newcomer.receive().text == "request: skip\nok\n")
         #expect(try active.receive().text == "request: status\nok\n")
     }
@@ -239,6 +241,7 @@ import Testing
             client = nil
             return ControlReply()
         }
+        try ControlTestSupport.pump(server, until: { server.clientCount == 0 })
         #expect(server.clientCount == 0)
         server.close()
         #expect(server.descriptors.isEmpty)
