@@ -8,6 +8,7 @@
 # Downloads only what the cache lacks (.debs are named by version); the initramfs is rebuilt
 # each time (about a second), so a new firmware is always the one tested.
 set -euo pipefail
+export PATH="$PATH:/usr/sbin:/sbin"        # depmod
 shfl="$(realpath "$1")"; cache="$(realpath -m "$2")"
 here="$(cd "$(dirname "$0")" && pwd)"; repo="$(cd "$here/../.." && pwd)"
 debs="$cache/debs"; root="$cache/root"; guest="$cache/guest"

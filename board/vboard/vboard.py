@@ -21,6 +21,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -251,10 +252,9 @@ class Board:
     def __init__(self, guest, share, stick):
         self.guest, self.share, self.stick = guest, share, stick
         self.out = os.path.join(share, "out")
-        self.run = os.path.join(share, "run")           # sockets (short paths: 108-byte limit)
-        for folder in (self.out, self.run):
-            shutil.rmtree(folder, ignore_errors=True)
-            os.makedirs(folder)
+        self.run = tempfile.mkdtemp(prefix="vboard-")    # sockets: short paths (108-byte limit)
+        shutil.rmtree(self.out, ignore_errors=True)
+        os.makedirs(self.out)
         shutil.copy(os.path.join(os.path.dirname(os.path.abspath(__file__)), "guest.sh"), share)
         self.capture = Capture(os.path.join(self.out, "capture.raw"))
         self.daemon = DaemonLog(os.path.join(self.out, "shfl.log"))
@@ -355,6 +355,7 @@ class Board:
             self.process.wait(timeout=10)
             time.sleep(0.05)
             self.sampling = False
+            shutil.rmtree(self.run, ignore_errors=True)
 
 
 class Checks:
@@ -464,11 +465,12 @@ def run_scenario(board, checks, guest, tracks):
                  f"its log says: {gpio[0][2].group(0) if gpio else 'nothing about buttons and LED'}")
     log(f"booted in {at['booted']:.1f} s; the daemon runs")
 
-    # 1. No stick: the heartbeat (two full periods seen).
-    time.sleep(4.3)
+    # 1. No stick: the heartbeat (two full periods seen; the first pulse, while the daemon
+    # starts, may be cut short under emulation).
+    time.sleep(4.6)
     led = LedTrace(board.qtest.changes)
-    checks.check(led.heartbeat(at["running"], now()), "no stick: the LED shows the heartbeat (100 ms on every 2 s)",
-                 "LED: " + led.describe(at["running"], now()))
+    checks.check(led.heartbeat(at["running"] + 0.5, now()), "no stick: the LED shows the heartbeat (100 ms on every 2 s)",
+                 "LED from the daemon's start: " + led.describe(at["running"], now()))
 
     # 2. Plug the stick: loading, then the first shuffled track plays by itself.
     at["plug"] = board.plug()
@@ -518,16 +520,22 @@ def run_scenario(board, checks, guest, tracks):
     print(f"  tracks: first {first}, after SKIP {second}; capture {seconds(len(capture) // 2):.1f} s", flush=True)
 
     # LED while loading: the fast blink starts lit when the stick arrives; the loading lasts about
-    # 100 ms here, so at least that first pulse, which the heartbeat's phase does not explain.
+    # 100-200 ms here, so at least that first pulse, which the heartbeat's beat does not explain.
+    # (A stick arriving within 30 ms of a heartbeat pulse's start hides it: reported, not failed.)
     steady = [t for t, lit in led.between(at["playing"] - 0.05, at["playing"] + 0.3) if lit]
     steady_rise = steady[-1] if steady else at["playing"]
     beats = [rise for rise, _ in led.pulses(at["running"], at["plug"])]
-    def off_heartbeat(rise, fall):
-        phase = min(abs((rise - beats[-1]) % 2.0), 2.0 - abs((rise - beats[-1]) % 2.0)) if beats else 1.0
-        return phase > 0.030 or (fall is not None and fall - rise > 0.140)
-    loading_pulses = [(r, f) for r, f in led.pulses(at["plug"], steady_rise) if r < steady_rise and off_heartbeat(r, f)]
-    checks.check(loading_pulses, "plugged: the LED shows loading (the fast blink's pulse, off the heartbeat's beat)",
-                 "LED from device_add: " + led.describe(at["plug"], at["playing"] + 0.3))
+    def on_beat(rise):
+        if not beats:
+            return False
+        phase = (rise - beats[-1]) % 2.0
+        return min(phase, 2.0 - phase) <= 0.030
+    pulses = [(r, f) for r, f in led.pulses(at["plug"], steady_rise) if r < steady_rise - 0.001]
+    evident = [(r, f) for r, f in pulses if not on_beat(r) or (f is not None and f - r > 0.140)]
+    hidden = [(r, f) for r, f in pulses if on_beat(r) and (f is None or f >= steady_rise - 0.25)]
+    checks.check(evident or hidden, "plugged: the LED shows loading (the fast blink's pulse, off the heartbeat's beat)",
+                 ("the loading pulse fell on a heartbeat pulse; " if hidden and not evident else "")
+                 + "LED from device_add: " + led.describe(at["plug"], at["playing"] + 0.3))
     lit_changes = led.between(steady_rise + 0.001, at["pause press"] - 0.01)
     checks.check(led.level_at(steady_rise) and not lit_changes, "playing: the LED is steady on",
                  "LED from playing: " + led.describe(at["playing"], at["pause press"]))
