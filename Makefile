@@ -38,7 +38,7 @@ demo: build
 	tests/fixtures/make-demo-stick.sh .build-demo/stick
 	$$($(SWIFT) build --show-bin-path)/shfl demo $(DEMO_STICK)
 
-test: deps test-core-purity test-host test-firmware test-e2e bench
+test: deps test-core-purity test-host test-firmware test-e2e vboard-test bench
 	tests/systemd-unit.sh
 	@echo "make test: all passed"
 
