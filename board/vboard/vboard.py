@@ -628,8 +628,8 @@ def main():
     board, checks = Board(guest, share, stick), Checks()
     try:
         run_scenario(board, checks, guest, os.path.join(stick, "tracks"))
-    except Failure as failure:
-        checks.check(False, "the scenario ran to its end", str(failure))
+    except Exception as failure:                        # Failure, or a broken socket or tool
+        checks.check(False, "the scenario ran to its end", f"{type(failure).__name__}: {failure}")
     finally:
         board.stop()
         with open(os.path.join(board.out, "led.txt"), "w") as f:
