@@ -8,12 +8,13 @@ ARM64_PKG_CONFIG := /usr/lib/aarch64-linux-gnu/pkgconfig
 # Where the firmware binaries land: out/firmware/<arch>/shfl
 OUT := out
 
-.PHONY: help deps deps-host deps-firmware deps-bench bench build demo test test-host test-core-purity firmware firmware-x86_64 firmware-aarch64 test-firmware test-e2e clean
+.PHONY: help deps deps-host deps-firmware deps-bench deps-vboard vboard-test bench build demo test test-host test-core-purity firmware firmware-x86_64 firmware-aarch64 test-firmware test-e2e clean
 
 help:
 	@echo "make demo    build the player and run it here: keyboard buttons, LED in the terminal, audio"
 	@echo "make test    install what is missing, run every test and both firmware builds"
 	@echo "make bench   print the audio benchmark (instructions and peak RSS against mpg123, mpd)"
+	@echo "make vboard-test  the aarch64 firmware on an emulated arm64 board (QEMU): GPIO, USB stick, ALSA"
 	@echo "make firmware  build the Embedded Swift firmware for aarch64 and x86_64 into $(OUT)/firmware"
 
 deps: deps-host deps-firmware deps-bench
@@ -23,6 +24,8 @@ deps-firmware:
 	@scripts/install-deps.sh firmware
 deps-bench:
 	@scripts/install-deps.sh bench
+deps-vboard:
+	@scripts/install-deps.sh vboard
 
 build: deps-host
 	$(SWIFT) build
@@ -35,7 +38,7 @@ demo: build
 	tests/fixtures/make-demo-stick.sh .build-demo/stick
 	$$($(SWIFT) build --show-bin-path)/shfl demo $(DEMO_STICK)
 
-test: deps test-core-purity test-host test-firmware test-e2e bench
+test: deps test-core-purity test-host test-firmware test-e2e vboard-test bench
 	tests/systemd-unit.sh
 	@echo "make test: all passed"
 
@@ -79,6 +82,11 @@ test-firmware: firmware
 test-e2e: firmware
 	tests/e2e.sh x86_64 $(OUT)/firmware/x86_64/shfl
 	tests/e2e.sh aarch64 $(OUT)/firmware/aarch64/shfl
+
+# The virtual board (board/vboard/): the aarch64 firmware on QEMU's emulated arm64 board, with
+# the kernel's GPIO, USB stick hot-plug and ALSA; buttons, LED, stick and audio asserted.
+vboard-test: deps-host deps-vboard firmware-aarch64
+	board/vboard/vboard-test.sh $(OUT)/firmware/aarch64/shfl
 
 clean:
 	rm -rf .build .build-firmware-* $(OUT)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages Shfl needs, only those missing.
-# Usage: scripts/install-deps.sh [host|firmware|bench|all]   (default: all)
+# Usage: scripts/install-deps.sh [host|firmware|bench|vboard|all]   (default: all)
 # Uses sudo when not root. Idempotent: a second run installs nothing.
 set -euo pipefail
 
@@ -26,12 +26,18 @@ firmware_packages=(
   libc6:arm64 libc6-dev:arm64 libmpg123-dev:arm64 libasound2-dev:arm64 libgpiod-dev:arm64 libudev-dev:arm64 libinih-dev:arm64
 )
 
+# The virtual board (board/vboard/): QEMU's emulated arm64 board (7.2, pinned by its qtest use),
+# the USB stick's image (sfdisk, mkfs.vfat, mcopy), the guest's initramfs (cpio, and kmod for
+# depmod and modprobe --show-depends on the arm64 kernel's modules).
+vboard_packages=(qemu-system-arm fdisk dosfstools mtools cpio kmod python3)
+
 case "$what" in
   host) wanted=("${host_packages[@]}") ;;
   firmware) wanted=("${firmware_packages[@]}") ;;
   bench) wanted=("${bench_packages[@]}") ;;
-  all) wanted=("${host_packages[@]}" "${firmware_packages[@]}" "${bench_packages[@]}") ;;
-  *) echo "usage: $0 [host|firmware|bench|all]" >&2; exit 2 ;;
+  vboard) wanted=("${vboard_packages[@]}") ;;
+  all) wanted=("${host_packages[@]}" "${firmware_packages[@]}" "${bench_packages[@]}" "${vboard_packages[@]}") ;;
+  *) echo "usage: $0 [host|firmware|bench|vboard|all]" >&2; exit 2 ;;
 esac
 
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }

@@ -1,0 +1,52 @@
+# The virtual board's test, guest side (run by /init from the host's folder, mounted at /host).
+# Starts the capture of the loopback card and the firmware as the product runs it (udev
+# sticks, the board's GPIO recognised from the device tree, audio to the card), then waits
+# for the host's "vboard-stop" line on the console. Everything it writes goes to /host/out.
+out=/host/out
+cat >/tmp/shfl.ini <<'INI'
+[audio]
+device = hw:Loopback,0,0
+# 1024-frame periods in a 4096-frame buffer at 44.1 kHz: smaller periods overrun under emulation.
+period-time = 23220us
+buffer-time = 92880us
+[volume]
+initial = 100
+INI
+# The capture: what the firmware plays comes out of the loopback's other end (silence when
+# nothing plays), at the tracks' format.
+arecord -q -D hw:Loopback,1,0 -f S16_LE -c 2 -r 44100 --period-size=1024 --buffer-size=4096 -t raw \
+  "$out/capture.raw" 2>"$out/arecord.log" &
+recorder=$!
+(
+  shfl run --config /tmp/shfl.ini >"$out/shfl.log" 2>&1 &
+  echo $! >/tmp/shfl.pid
+  wait $!
+  echo "VBOARD shfl exited with $?"
+) &
+sleep 0.2
+echo "VBOARD started shfl $(cat /tmp/shfl.pid) and arecord $recorder"
+# The host's requests on the console: "vboard-diag" records where each of the firmware's threads
+# waits (for a hang's diagnosis), "vboard-stop" ends the test.
+diagnose() {
+  pid=$(cat /tmp/shfl.pid)
+  for task in /proc/"$pid"/task/*; do
+    echo "== thread $(basename "$task") $(cat "$task/comm") wchan=$(cat "$task/wchan") syscall: $(cat "$task/syscall")"
+    cat "$task/stack" 2>/dev/null
+  done
+  ls -l /proc/"$pid"/fd
+  echo "== shfl status"; shfl status --socket /run/shfl/control
+  echo "== the log's end, as the guest sees it"; tail -4 "$out/shfl.log"
+}
+while read -r line; do
+  case "$line" in
+    *vboard-stop*) break ;;
+    *vboard-diag*) diagnose >>"$out/diag.txt" 2>&1; echo "VBOARD diagnosed" ;;
+  esac
+done
+kill -TERM "$(cat /tmp/shfl.pid)"
+for _ in $(seq 50); do kill -0 "$(cat /tmp/shfl.pid)" 2>/dev/null || break; sleep 0.1; done
+kill -INT "$recorder"; wait "$recorder"
+cp -r /var/lib/shfl "$out/state" 2>/dev/null
+dmesg >"$out/dmesg.txt"
+sync
+echo "VBOARD stopped"

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The virtual board's test (`make vboard-test`): the aarch64 firmware on QEMU's emulated arm64
+# board with the real kernel's GPIO, USB hot-plug and ALSA. See board/vboard/README.md.
+# Usage: board/vboard/vboard-test.sh SHFL     (SHFL: the aarch64 firmware, out/firmware/aarch64/shfl)
+# Caches downloads and builds in .build-vboard/; each run's logs stay in .build-vboard/share/out/.
+set -euo pipefail
+shfl="$(realpath "$1")"
+cd "$(dirname "$0")/../.."
+cache=.build-vboard
+board/vboard/build-guest.sh "$shfl" "$cache"
+board/vboard/make-stick.sh "$cache/stick"
+mkdir -p "$cache/share"
+python3 board/vboard/vboard.py "$cache/guest" "$cache/share" "$cache/stick"

@@ -1,0 +1,653 @@
+#!/usr/bin/env python3
+"""The virtual board's test, host side: QEMU's arm64 "virt" board running the aarch64 firmware
+as on a Pi, with a USB stick hot-plugged through QMP, buttons pressed on the board's PL061 GPIO
+through QEMU's qtest socket, the LED read from the same GPIO controller's output line, and audio
+captured from the snd-aloop card the firmware plays to.
+
+Usage: vboard.py GUEST SHARE STICK
+  GUEST  folder with vmlinuz, initramfs.cpio and mpg123/ (board/vboard/build-guest.sh)
+  SHARE  the folder shared with the guest over 9p (its out/ keeps the run's logs and capture)
+  STICK  folder with stick.img and tracks/ (board/vboard/make-stick.sh)
+Prints one line per assertion ("ok ..." or "FAIL ...", with what was expected and seen) and
+the measured times; exits 1 if anything failed.
+"""
+import array
+import json
+import os
+import queue
+import re
+import select
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+QEMU = "qemu-system-aarch64"
+QEMU_VERSION = "7.2."        # qtest is QEMU's internal interface: the version this script speaks
+RATE = 44100
+FRAME = 4                    # S16_LE stereo
+PLAY, SKIP, VOLUME_UP, VOLUME_DOWN, LED = 0, 1, 2, 4, 5    # board/virt.ini
+BUTTONS = (PLAY, SKIP, VOLUME_UP, VOLUME_DOWN)
+START = time.monotonic()
+
+
+def now():
+    return time.monotonic() - START
+
+
+def log(message):
+    print(f"[{now():6.2f}] {message}", flush=True)
+
+
+class Failure(Exception):
+    pass
+
+
+class Serial:
+    """The guest's console (QEMU's stdio): lines kept in a log file, markers waited for."""
+
+    def __init__(self, process, path):
+        self.process, self.lines, self.lock = process, [], threading.Condition()
+        self.file = open(path, "w", buffering=1)
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        pending = b""
+        while True:
+            chunk = os.read(self.process.stdout.fileno(), 4096)
+            if not chunk:
+                break
+            pending += chunk
+            *complete, pending = pending.split(b"\n")
+            for raw in complete:
+                line = raw.decode("utf-8", "replace").rstrip("\r")
+                self.file.write(f"[{now():7.3f}] {line}\n")
+                with self.lock:
+                    self.lines.append(line)
+                    self.lock.notify_all()
+        with self.lock:
+            self.lines.append(None)
+            self.lock.notify_all()
+
+    def wait(self, pattern, timeout, since=0):
+        """The first console line from index `since` matching `pattern`, and its index."""
+        deadline = time.monotonic() + timeout
+        with self.lock:
+            index = since
+            while True:
+                while index < len(self.lines):
+                    line = self.lines[index]
+                    if line is None:
+                        raise Failure(f"the guest stopped (QEMU exited) while waiting for {pattern!r}")
+                    if re.search(pattern, line):
+                        return line, index
+                    index += 1
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise Failure(f"no console line matching {pattern!r} within {timeout} s")
+                self.lock.wait(left)
+
+    def send(self, text):
+        self.process.stdin.write(text.encode() + b"\n")
+        self.process.stdin.flush()
+
+
+class QMP:
+    """QEMU's machine protocol: commands and their replies, events kept for waiting."""
+
+    def __init__(self, path, timeout=30):
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                self.sock = socket.socket(socket.AF_UNIX)
+                self.sock.connect(path)
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise Failure(f"cannot connect to QMP at {path}")
+                time.sleep(0.05)
+        self.file = self.sock.makefile("rwb")
+        self.events = []
+        self._message()                                  # the greeting
+        self.execute("qmp_capabilities")
+
+    def _message(self):
+        line = self.file.readline()
+        if not line:
+            raise Failure("QMP connection closed")
+        return json.loads(line)
+
+    def execute(self, command, **arguments):
+        self.file.write(json.dumps({"execute": command, "arguments": arguments}).encode() + b"\n")
+        self.file.flush()
+        while True:
+            message = self._message()
+            if "event" in message:
+                self.events.append(message)
+            elif "error" in message:
+                raise Failure(f"QMP {command} {arguments}: {message['error']}")
+            elif "return" in message:
+                return message["return"]
+
+    def wait_event(self, name, timeout):
+        deadline = time.monotonic() + timeout
+        while True:
+            for event in self.events:
+                if event["event"] == name:
+                    self.events.remove(event)
+                    return event
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise Failure(f"no QMP event {name} within {timeout} s")
+            ready, _, _ = select.select([self.sock], [], [], left)
+            if ready:
+                message = self._message()
+                if "event" in message:
+                    self.events.append(message)
+
+
+class Qtest:
+    """QEMU's qtest socket (QEMU connects to us): GPIO input levels set, output changes seen.
+    Replies ("OK ...") and the asynchronous "IRQ raise|lower N" lines share the socket."""
+
+    def __init__(self, listener, timeout=30):
+        listener.settimeout(timeout)
+        try:
+            self.sock, _ = listener.accept()
+        except socket.timeout:
+            raise Failure("QEMU did not connect to the qtest socket")
+        self.replies = queue.Queue()
+        self.changes = []                                # (host time, line, level)
+        self.levels = {}
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for raw in self.sock.makefile("rb"):
+            line = raw.decode().strip()
+            match = re.match(r"IRQ (raise|lower) (\d+)$", line)
+            if match:
+                level = match.group(1) == "raise"
+                self.changes.append((now(), int(match.group(2)), level))
+                self.levels[int(match.group(2))] = level
+            else:
+                self.replies.put(line)
+        self.replies.put(None)
+
+    def command(self, line):
+        self.sock.sendall(line.encode() + b"\n")
+        reply = self.replies.get(timeout=10)
+        if reply is None or not reply.startswith("OK"):
+            raise Failure(f"qtest {line!r}: {reply!r}")
+        return reply
+
+
+class Capture:
+    """The loopback capture the guest writes to the shared folder (frames of two int16)."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def frames(self):
+        try:
+            return os.path.getsize(self.path) // FRAME
+        except OSError:
+            return 0
+
+    def samples(self):
+        data = array.array("h")
+        with open(self.path, "rb") as f:
+            raw = f.read()
+        data.frombytes(raw[: len(raw) // FRAME * FRAME])
+        return data
+
+
+class DaemonLog:
+    """The firmware's log in the shared folder; each line stamped with when the host saw it."""
+
+    def __init__(self, path):
+        self.path, self.lines, self.offset = path, [], 0
+
+    def poll(self):
+        try:
+            with open(self.path, "rb") as f:
+                f.seek(self.offset)
+                data = f.read()
+        except OSError:
+            return
+        complete = data[: data.rfind(b"\n") + 1]
+        self.offset += len(complete)
+        for line in complete.decode("utf-8", "replace").splitlines():
+            self.lines.append((now(), line))
+
+    def wait(self, pattern, timeout, since=0):
+        """The first line from index `since` matching `pattern`: (index, host time, match)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            for index in range(since, len(self.lines)):
+                match = re.search(pattern, self.lines[index][1])
+                if match:
+                    return index, self.lines[index][0], match
+            if time.monotonic() > deadline:
+                raise Failure(f"no daemon log line matching {pattern!r} within {timeout} s")
+            time.sleep(0.005)
+
+    def find(self, pattern, since=0):
+        return [(i, self.lines[i][0], m) for i in range(since, len(self.lines)) for m in [re.search(pattern, self.lines[i][1])] if m]
+
+
+def find_pl061(qmp):
+    """The QOM path of the board's PL061 (a child<pl061> under /machine/unattached)."""
+    for prop in qmp.execute("qom-list", path="/machine/unattached"):
+        if prop["type"] == "child<pl061>":
+            return "/machine/unattached/" + prop["name"]
+    raise Failure("no pl061 device under /machine/unattached (QMP qom-list)")
+
+
+class Board:
+    """One run of QEMU with the guest, and the test's handles on it."""
+
+    def __init__(self, guest, share, stick):
+        self.guest, self.share, self.stick = guest, share, stick
+        self.out = os.path.join(share, "out")
+        self.run = tempfile.mkdtemp(prefix="vboard-")    # sockets: short paths (108-byte limit)
+        shutil.rmtree(self.out, ignore_errors=True)
+        os.makedirs(self.out)
+        shutil.copy(os.path.join(os.path.dirname(os.path.abspath(__file__)), "guest.sh"), share)
+        self.capture = Capture(os.path.join(self.out, "capture.raw"))
+        self.daemon = DaemonLog(os.path.join(self.out, "shfl.log"))
+        self.process = None
+        self.plugged = False
+        self.sizes = []                                 # (host time, captured frames)
+        self.sampling = True
+        threading.Thread(target=self._sample, daemon=True).start()
+
+    def _sample(self):
+        """Every 5 ms: new daemon log lines (stamped with the host's time) and the capture's size."""
+        while self.sampling:
+            self.daemon.poll()
+            self.sizes.append((now(), self.capture.frames()))
+            time.sleep(0.005)
+
+    def frame_at(self, when):
+        """The capture's size (frames) at host time `when`, as last sampled before it."""
+        frames = 0
+        for t, size in self.sizes:
+            if t > when:
+                break
+            frames = size
+        return frames
+
+    def start(self):
+        qtest_path, qmp_path = os.path.join(self.run, "qtest"), os.path.join(self.run, "qmp")
+        listener = socket.socket(socket.AF_UNIX)
+        listener.bind(qtest_path)
+        listener.listen(1)
+        command = [
+            QEMU, "-M", "virt", "-cpu", "cortex-a57", "-accel", "tcg", "-m", "512", "-nographic",
+            "-nic", "none", "-S",
+            "-kernel", os.path.join(self.guest, "vmlinuz"), "-initrd", os.path.join(self.guest, "initramfs.cpio"),
+            "-append", "console=ttyAMA0 quiet usb_storage.delay_use=0",
+            "-virtfs", f"local,path={self.share},mount_tag=host,security_model=none",
+            "-device", "qemu-xhci,id=xhci",
+            "-qmp", f"unix:{qmp_path},server=on,wait=off",
+            "-qtest", f"unix:{qtest_path}",
+        ]
+        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=subprocess.STDOUT)
+        self.serial = Serial(self.process, os.path.join(self.out, "serial.log"))
+        self.qtest = Qtest(listener)
+        self.qmp = QMP(qmp_path)
+        self.gpio = find_pl061(self.qmp)
+        # The LED: the PL061's output lines reported as they change (QEMU still drives them).
+        self.qtest.command(f"irq_intercept_out {self.gpio}")
+        # Buttons pull their lines to ground when pressed: idle is high.
+        for line in BUTTONS:
+            self.set_line(line, 1)
+        self.qmp.execute("cont")
+
+    def set_line(self, line, level):
+        self.qtest.command(f"set_irq_in {self.gpio} unnamed-gpio-in {line} {level}")
+
+    def press(self, line, hold=0.1):
+        """A press and release; the host times of both edges."""
+        self.set_line(line, 0)
+        pressed = now()
+        time.sleep(hold)
+        self.set_line(line, 1)
+        return pressed, now()
+
+    def plug(self):
+        image = os.path.join(self.stick, "stick.img")
+        self.qmp.execute("blockdev-add", **{"node-name": "stick", "driver": "raw", "read-only": True,
+                                           "file": {"driver": "file", "filename": image, "read-only": True}})
+        self.qmp.execute("device_add", driver="usb-storage", bus="xhci.0", drive="stick", id="stick-usb",
+                         removable=True)
+        self.plugged = True
+        return now()
+
+    def unplug(self):
+        self.qmp.execute("device_del", id="stick-usb")
+        pulled = now()
+        self.qmp.wait_event("DEVICE_DELETED", 10)
+        self.qmp.execute("blockdev-del", **{"node-name": "stick"})
+        self.plugged = False
+        return pulled
+
+    def stop(self):
+        """Asks the guest to stop the firmware and the capture, then ends QEMU."""
+        if self.process is None:
+            return
+        try:
+            if self.process.poll() is None:
+                self.serial.send("vboard-stop")
+                self.serial.wait(r"^VBOARD stopped", 20)
+        except Failure as failure:
+            log(f"stopping: {failure}")
+        finally:
+            if self.process.poll() is None:
+                try:
+                    self.qmp.execute("quit")
+                except Exception:
+                    self.process.kill()
+            self.process.wait(timeout=10)
+            time.sleep(0.05)
+            self.sampling = False
+            shutil.rmtree(self.run, ignore_errors=True)
+
+
+class Checks:
+    def __init__(self):
+        self.passed, self.failed = 0, 0
+
+    def check(self, condition, what, detail=""):
+        if condition:
+            self.passed += 1
+            print(f"ok   vboard: {what}" + (f" ({detail})" if detail else ""), flush=True)
+        else:
+            self.failed += 1
+            print(f"FAIL vboard: {what}" + (f"\n     {detail}" if detail else ""), flush=True)
+        return condition
+
+
+def reference(guest, track):
+    """The track decoded by arm64 mpg123 -s (qemu-aarch64-static): what the board must play."""
+    result = subprocess.run(["qemu-aarch64-static", "-L", os.path.join(guest, "mpg123"),
+                             os.path.join(guest, "mpg123", "usr", "bin", "mpg123.bin"), "-q", "-s", track],
+                            capture_output=True, check=True)
+    samples = array.array("h")
+    samples.frombytes(result.stdout)
+    return samples
+
+
+def first_sound(samples, start, tolerance=0):
+    """The first frame from `start` that is not silence (|sample| > tolerance), or None."""
+    for frame in range(start, len(samples) // 2):
+        if abs(samples[2 * frame]) > tolerance or abs(samples[2 * frame + 1]) > tolerance:
+            return frame
+    return None
+
+
+def matching(capture, at, ref, ref_at, tolerance=0):
+    """How many frames of `capture` from `at` equal `ref` from `ref_at` (within `tolerance`)."""
+    count = min(len(capture) // 2 - at, len(ref) // 2 - ref_at)
+    for k in range(count):
+        i, j = 2 * (at + k), 2 * (ref_at + k)
+        if abs(capture[i] - ref[j]) > tolerance or abs(capture[i + 1] - ref[j + 1]) > tolerance:
+            return k
+    return count
+
+
+def is_silent(samples, start, end):
+    return not any(samples[2 * start: 2 * end])
+
+
+def seconds(frames):
+    return frames / RATE
+
+
+class LedTrace:
+    """The LED line's changes as (host time, lit), from qtest's intercepted PL061 outputs."""
+
+    def __init__(self, changes):
+        self.changes = [(t, lit) for t, line, lit in changes if line == LED]
+
+    def between(self, start, end):
+        return [(t, lit) for t, lit in self.changes if start <= t <= end]
+
+    def level_at(self, when):
+        lit = None
+        for t, level in self.changes:
+            if t > when:
+                break
+            lit = level
+        return lit
+
+    def pulses(self, start, end):
+        """(rise, fall) of each on-pulse that starts within [start, end] (fall None: still lit)."""
+        result, rise = [], None
+        for t, lit in self.changes:
+            if lit and rise is None:
+                rise = t
+            elif not lit and rise is not None:
+                if start <= rise <= end:
+                    result.append((rise, t))
+                rise = None
+        if rise is not None and start <= rise <= end:
+            result.append((rise, None))
+        return result
+
+    def describe(self, start, end):
+        return " ".join(f"{t - start:+.3f}s:{'on' if lit else 'off'}" for t, lit in self.between(start, end)) or "no change"
+
+    def heartbeat(self, start, end):
+        """Whether [start, end] shows the "no stick" heartbeat: 100 ms pulses every 2000 ms."""
+        pulses = [p for p in self.pulses(start, end) if p[1] is not None and p[1] <= end]
+        if len(pulses) < 2:
+            return False
+        widths_ok = all(abs((fall - rise) - 0.100) <= 0.040 for rise, fall in pulses)
+        periods_ok = all(abs((b[0] - a[0]) - 2.000) <= 0.060 for a, b in zip(pulses, pulses[1:]))
+        return widths_ok and periods_ok
+
+
+def run_scenario(board, checks, guest, tracks):
+    at = {}
+    board.start()
+    board.serial.wait(r"^VBOARD booted", 90)
+    at["booted"] = now()
+    board.serial.wait(r"^VBOARD started shfl", 30)
+    _, at["running"], _ = board.daemon.wait(r"shfl .* running", 30)
+    gpio = board.daemon.find(r"buttons and LED on (.*)")
+    checks.check(gpio and "9030000.pl061" in gpio[0][2].group(1) and "board virt" in gpio[0][2].group(1),
+                 "the firmware finds the board's GPIO chip by its device tree model (board virt)",
+                 f"its log says: {gpio[0][2].group(0) if gpio else 'nothing about buttons and LED'}")
+    log(f"booted in {at['booted']:.1f} s; the daemon runs")
+
+    # 1. No stick: the heartbeat (two full periods seen; the first pulse, while the daemon
+    # starts, may be cut short under emulation).
+    time.sleep(4.6)
+    led = LedTrace(board.qtest.changes)
+    checks.check(led.heartbeat(at["running"] + 0.5, now()), "no stick: the LED shows the heartbeat (100 ms on every 2 s)",
+                 "LED from the daemon's start: " + led.describe(at["running"], now()))
+
+    # 2. Plug the stick: loading, then the first shuffled track plays by itself.
+    at["plug"] = board.plug()
+    _, at["loading"], m = board.daemon.wait(r"empty -> loading\((.*)\)", 30)
+    first = m.group(1)
+    _, at["playing"], _ = board.daemon.wait(r"loading -> playing\(", 10)
+    log(f"stick plugged; playing {first} {at['playing'] - at['plug']:.2f} s after device_add")
+    time.sleep(2.0)
+
+    # 3. PLAY pauses, PLAY resumes.
+    at["pause press"], at["pause release"] = board.press(PLAY)
+    _, at["paused"], _ = board.daemon.wait(r"playing -> paused", 5)
+    time.sleep(1.5)
+    at["resume press"], at["resume release"] = board.press(PLAY)
+    _, at["resumed"], _ = board.daemon.wait(r"paused -> playing", 5)
+    time.sleep(1.5)
+
+    # 4. SKIP: the next track.
+    at["skip press"], at["skip release"] = board.press(SKIP)
+    _, at["skipped"], m = board.daemon.wait(r"playing -> loading\((.*)\)", 5)
+    second = m.group(1)
+    board.daemon.wait(r"loading -> playing\(", 10)
+    time.sleep(2.5)
+
+    # 5. Unplug mid-track: empty, "no stick" on the LED, no crash.
+    at["unplug"] = board.unplug()
+    _, at["empty"], _ = board.daemon.wait(r"playing -> empty", 10)
+    time.sleep(4.3)
+    at["after unplug"] = now()
+
+    # 6. Re-plug: the same track resumes where it was.
+    at["replug"] = board.plug()
+    _, at["resuming"], m = board.daemon.wait(r"resuming at (.*) (\d+)ms", 30)
+    resumed_track, resumed_ms = m.group(1), int(m.group(2))
+    board.daemon.wait(r"loading -> playing\(", 10, since=board.daemon.find(r"resuming at")[-1][0])
+    time.sleep(2.5)
+    at["end"] = now()
+    crashed = [line for line in board.serial.lines if line and line.startswith("VBOARD shfl exited")]
+    checks.check(not crashed, "the firmware ran the whole scenario without exiting", "; ".join(crashed))
+    board.stop()
+
+    # The checks on what was recorded.
+    capture = board.capture.samples()
+    refs = {name: reference(guest, os.path.join(tracks, name)) for name in {first, second}}
+    led = LedTrace(board.qtest.changes)
+    F = board.frame_at
+    print(f"  tracks: first {first}, after SKIP {second}; capture {seconds(len(capture) // 2):.1f} s", flush=True)
+
+    # LED while loading: the fast blink starts lit when the stick arrives; the loading lasts about
+    # 100-200 ms here, so at least that first pulse, which the heartbeat's beat does not explain.
+    # (A stick arriving within 30 ms of a heartbeat pulse's start hides it: reported, not failed.)
+    steady = [t for t, lit in led.between(at["playing"] - 0.05, at["playing"] + 0.3) if lit]
+    steady_rise = steady[-1] if steady else at["playing"]
+    beats = [rise for rise, _ in led.pulses(at["running"], at["plug"])]
+    def on_beat(rise):
+        if not beats:
+            return False
+        phase = (rise - beats[-1]) % 2.0
+        return min(phase, 2.0 - phase) <= 0.030
+    pulses = [(r, f) for r, f in led.pulses(at["plug"], steady_rise) if r < steady_rise - 0.001]
+    evident = [(r, f) for r, f in pulses if not on_beat(r) or (f is not None and f - r > 0.140)]
+    hidden = [(r, f) for r, f in pulses if on_beat(r) and (f is None or f >= steady_rise - 0.25)]
+    checks.check(evident or hidden, "plugged: the LED shows loading (the fast blink's pulse, off the heartbeat's beat)",
+                 ("the loading pulse fell on a heartbeat pulse; " if hidden and not evident else "")
+                 + "LED from device_add: " + led.describe(at["plug"], at["playing"] + 0.3))
+    lit_changes = led.between(steady_rise + 0.001, at["pause press"] - 0.01)
+    checks.check(led.level_at(steady_rise) and not lit_changes, "playing: the LED is steady on",
+                 "LED from playing: " + led.describe(at["playing"], at["pause press"]))
+
+    # Audio of the first track from its first sample: bit-exact with mpg123 -s.
+    ref1 = refs[first]
+    start = first_sound(capture, F(at["plug"]))
+    ref_start = first_sound(ref1, 0)
+    if not checks.check(start is not None, f"audio of the first track ({first}) is captured after device_add"):
+        return at
+    print(f"  device_add to first audio: {seconds(start - F(at['plug'])):.2f} s (capture clock); "
+          f"device_add to the playing state: {at['playing'] - at['plug']:.2f} s", flush=True)
+    before_pause = matching(capture, start, ref1, ref_start)
+    pause_frame = start + before_pause
+    checks.check(before_pause > RATE and abs(pause_frame - F(at["paused"])) < 0.5 * RATE,
+                 f"the first track's audio is bit-exact with mpg123 -s until the pause ({seconds(before_pause):.2f} s)",
+                 f"{seconds(before_pause):.3f} s matched from the first sample; the pause was at capture "
+                 f"{seconds(F(at['paused'])):.2f} s, the match ended at {seconds(pause_frame):.2f} s")
+
+    # Paused: silence until the second PLAY; then the track goes on from the very next sample.
+    back = first_sound(capture, pause_frame)
+    checks.check(back is not None and back >= F(at["resume press"]) - 0.1 * RATE and is_silent(capture, pause_frame, back),
+                 f"paused: no audio until PLAY again ({seconds((back or pause_frame) - pause_frame):.2f} s of silence)",
+                 f"sound came back at capture {seconds(back or 0):.2f} s; PLAY was pressed at {seconds(F(at['resume press'])):.2f} s")
+    if back is None:
+        return at
+    resumed = matching(capture, back, ref1, ref_start + before_pause)
+    skip_frame = back + resumed
+    checks.check(resumed > RATE and abs(skip_frame - F(at["skipped"])) < 0.5 * RATE,
+                 f"PLAY resumes exactly: the next sample after the pause, bit-exact until SKIP ({seconds(resumed):.2f} s)",
+                 f"{seconds(resumed):.3f} s matched from the sample after the pause; SKIP was at capture "
+                 f"{seconds(F(at['skipped'])):.2f} s, the match ended at {seconds(skip_frame):.2f} s")
+
+    # SKIP: the next track's audio from its start.
+    ref2 = refs[second]
+    b_start, b_ref_start = first_sound(capture, skip_frame), first_sound(ref2, 0)
+    if not checks.check(b_start is not None, f"audio of the track after SKIP ({second}) is captured"):
+        return at
+    b_played = matching(capture, b_start, ref2, b_ref_start)
+    unplug_frame = b_start + b_played
+    checks.check(b_played > RATE and abs(unplug_frame - F(at["unplug"])) < 0.5 * RATE,
+                 f"SKIP: the next track ({second}) is bit-exact with mpg123 -s from its start until the unplug ({seconds(b_played):.2f} s)",
+                 f"{seconds(b_played):.3f} s matched, starting {seconds(b_start - skip_frame) * 1000:.1f} ms after "
+                 f"the first track stopped; unplugged at capture {seconds(F(at['unplug'])):.2f} s")
+
+    # Unplugged mid-track: silence, empty state, "no stick" on the LED.
+    replug_sound = first_sound(capture, unplug_frame)
+    checks.check(replug_sound is None or replug_sound >= F(at["replug"]),
+                 "unplugged: no audio until the stick is back",
+                 f"sound at capture {seconds(replug_sound or 0):.2f} s, re-plugged at {seconds(F(at['replug'])):.2f} s")
+    print(f"  device_del to the empty state: {at['empty'] - at['unplug']:.3f} s", flush=True)
+    checks.check(led.heartbeat(at["empty"], at["after unplug"]), "unplugged: the LED shows the heartbeat again",
+                 "LED after the unplug: " + led.describe(at["empty"], at["after unplug"]))
+
+    # Re-plugged: the same track resumes at its saved position (arm64 libmpg123: within 1 LSB
+    # after a seek), bit-exact to the end except snd-aloop's last half second.
+    played_ms = b_played * 1000 // RATE
+    checks.check(resumed_track == second and resumed_ms <= played_ms and played_ms - resumed_ms <= 10_000,
+                 f"re-plugged: it resumes {second} at {resumed_ms} ms (pulled at {played_ms} ms)",
+                 f"the log says: resuming at {resumed_track} {resumed_ms}ms")
+    again = first_sound(capture, max(unplug_frame, F(at["replug"])))
+    if not checks.check(again is not None, "re-plugged: audio again"):
+        return at
+    at_frame = resumed_ms * RATE // 1000
+    tail = matching(capture, again, ref2, at_frame, tolerance=1)
+    last_sound = max(f for f in range(again, len(capture) // 2) if capture[2 * f] or capture[2 * f + 1])
+    checks.check(tail > RATE and again + tail >= last_sound - RATE // 2,
+                 f"re-plugged: the audio continues from the saved position (within 1 LSB, {seconds(tail):.2f} s)",
+                 f"{seconds(tail):.3f} s matched from frame {at_frame} of {second}; the audio went on "
+                 f"{seconds(last_sound - again - tail):.3f} s after the match ended")
+    checks.check(led.level_at(at["end"] - 0.01) and not led.between(at["resuming"] + 0.3, at["end"] - 0.01),
+                 "re-plugged: the LED is steady on while playing",
+                 "LED after the re-plug: " + led.describe(at["replug"], at["end"]))
+
+    for name, press, release, state in [("PLAY (pause)", "pause press", "pause release", "paused"),
+                                        ("PLAY (resume)", "resume press", "resume release", "resumed"),
+                                        ("SKIP", "skip press", "skip release", "skipped")]:
+        print(f"  {name}: press edge to the state change {(at[state] - at[press]) * 1000:.0f} ms, "
+              f"release edge to it {(at[state] - at[release]) * 1000:.0f} ms", flush=True)
+    return at
+
+
+def main():
+    guest, share, stick = (os.path.abspath(path) for path in sys.argv[1:4])
+    version = subprocess.run([QEMU, "--version"], capture_output=True, text=True).stdout
+    if f"version {QEMU_VERSION}" not in version:
+        print(f"vboard: this test speaks QEMU {QEMU_VERSION}x's qtest protocol (Debian 12); found: "
+              f"{version.splitlines()[0] if version else 'no ' + QEMU}", file=sys.stderr)
+        return 2
+    board, checks = Board(guest, share, stick), Checks()
+    try:
+        run_scenario(board, checks, guest, os.path.join(stick, "tracks"))
+    except Exception as failure:                        # Failure, or a broken socket or tool
+        checks.check(False, "the scenario ran to its end", f"{type(failure).__name__}: {failure}")
+    finally:
+        board.stop()
+        with open(os.path.join(board.out, "led.txt"), "w") as f:
+            for t, line, lit in board.qtest.changes if hasattr(board, "qtest") else []:
+                f.write(f"{t:.4f} line {line} {'on' if lit else 'off'}\n")
+        with open(os.path.join(board.out, "daemon.log"), "w") as f:
+            for t, line in board.daemon.lines:
+                f.write(f"[{t:7.3f}] {line}\n")
+    took = now()
+    checks.check(took < 90, f"the whole run took {took:.1f} s (under 90 s)")
+    print(f"vboard: {checks.passed} passed, {checks.failed} failed; logs in {board.out}")
+    if checks.failed:
+        for name in ("daemon.log", "serial.log"):
+            print(f"--- the end of {name}:")
+            with open(os.path.join(board.out, name), errors="replace") as f:
+                print("".join(f.readlines()[-25:]), end="")
+    return 1 if checks.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
