@@ -101,6 +101,9 @@ final class Daemon {
     /// Runs until SIGTERM or SIGINT (0), or the power-off hold (`powerOffExitStatus`); returns
     /// the exit status.
     func run() -> Int32 {
+        // The LED's pattern starts now, not when the session was made: opening the audio
+        // device and the decoder in between would cut the first heartbeat short.
+        session.showState(at: clock.now)
         do {
             try engine.start(realTimePriority: options.realTimePriority, lockMemory: options.lockMemory)
         } catch {
