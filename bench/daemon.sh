@@ -20,26 +20,29 @@ for folder in $(seq -w 1 50); do
   for track in $(seq -w 1 100); do ln "$fixtures/stereo48.mp3" "$work/outside/BENC-5000/Folder $folder/Track $track.mp3"; done
 done
 now_ns() { date +%s%N; }
+# Its own control socket: a daemon running elsewhere on the machine must not be in the way.
 start_daemon() {
   "$shfl" run --media "$work/sticks" --device "file:'$work/capture.raw',raw" --state-dir "$work/state" \
-    --led-trace "$work/led" --pace --no-rt --volume 100 >"$work/log" 2>&1 &
+    --led-trace "$work/led" --control "$work/control" --pace --no-rt --volume 100 >"$work/log" 2>&1 &
   daemon=$!
 }
+# Fails (instead of waiting for ever) when the daemon has ended.
+alive() { kill -0 "$daemon" 2>/dev/null || { echo "bench/daemon.sh: shfl run ended:" >&2; tail -5 "$work/log" >&2; exit 1; }; }
 # Start -> running: median of 5 starts.
 for run in 1 2 3 4 5; do
   : >"$work/log"; started=$(now_ns); start_daemon
-  until grep -q "running" "$work/log"; do sleep 0.001; done
+  until grep -q "running" "$work/log"; do alive; sleep 0.001; done
   echo $(( ($(now_ns) - started) / 1000 ))
   kill -TERM "$daemon"; wait "$daemon" || true; daemon=""
 done | sort -n | sed -n 3p >"$work/ready_us"
 # Insert -> first PCM frame: median of 3 insertions.
 : >"$work/log"; start_daemon
-until grep -q "running" "$work/log"; do sleep 0.001; done
+until grep -q "running" "$work/log"; do alive; sleep 0.001; done
 for run in 1 2 3; do
   # The daemon keeps the capture open across sticks: wait for it to grow.
   before=$(stat -c %s "$work/capture.raw" 2>/dev/null || echo 0)
   inserted=$(now_ns); mv "$work/outside/BENC-5000" "$work/sticks/"
-  until [ "$(stat -c %s "$work/capture.raw" 2>/dev/null || echo 0)" -gt "$before" ]; do sleep 0.0005; done
+  until [ "$(stat -c %s "$work/capture.raw" 2>/dev/null || echo 0)" -gt "$before" ]; do alive; sleep 0.0005; done
   echo $(( ($(now_ns) - inserted) / 1000 ))
   sleep 1
   mv "$work/sticks/BENC-5000" "$work/outside/"
@@ -48,7 +51,7 @@ done | sort -n | sed -n 2p >"$work/insert_us"
 kill -TERM "$daemon"; wait "$daemon" || true; daemon=""
 # Peak RSS while playing: 4 s of playback after an insertion.
 /usr/bin/time -f "%M" -o "$work/rss" "$shfl" run --media "$work/sticks" --device "file:'$work/capture.raw',raw" \
-  --state-dir "$work/state" --led-trace "$work/led" --pace --no-rt >/dev/null 2>&1 &
+  --state-dir "$work/state" --led-trace "$work/led" --control "$work/control" --pace --no-rt >/dev/null 2>&1 &
 timed=$!
 sleep 0.5; mv "$work/outside/BENC-5000" "$work/sticks/"; sleep 4
 pkill -TERM -f "^$shfl run --media $work/sticks" || true; wait "$timed" || true
