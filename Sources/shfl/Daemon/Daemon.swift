@@ -101,9 +101,6 @@ final class Daemon {
     /// Runs until SIGTERM or SIGINT (0), or the power-off hold (`powerOffExitStatus`); returns
     /// the exit status.
     func run() -> Int32 {
-        // The LED's pattern starts now, not when the session was made: opening the audio
-        // device and the decoder in between would cut the first heartbeat short.
-        session.showState(at: clock.now)
         do {
             try engine.start(realTimePriority: options.realTimePriority, lockMemory: options.lockMemory)
         } catch {
@@ -111,6 +108,11 @@ final class Daemon {
             return 1
         }
         Daemon.log(LogMessage(.notice, "shfl " + ShflCommand.version + " running: audio " + options.audioDevice + ", state in " + options.stateDirectory))
+        // The LED's pattern starts now, and is shown now, not when the session was made: opening
+        // the decoder, starting the audio thread (mlockall) and listing the sticks present take
+        // long enough on a slow board to cut the first heartbeat short.
+        session.showState(at: clock.now)
+        refreshLightAndTimer()
         do {
             for stick in try monitor.present() { mediaEvent(.arrived(stick)) }
         } catch {
