@@ -1,4 +1,5 @@
 import ShflCore
+import ShflSystem
 
 /// Turns hot-plug events into player inputs: mounts an arriving stick, scans it, loads what
 /// the store remembers of it and selects its tracks; lets go of it when it leaves (SPEC §1,
@@ -7,7 +8,9 @@ import ShflCore
 ///
 /// A mount or scan failure is logged with the device and reason and returned as `failure`
 /// (the event loop shows the LED's error pattern); it is not retried: the device must leave
-/// and come back. Scanning is synchronous and bounded by the scanner's `ScanLimits`.
+/// and come back. Scanning is synchronous and bounded by the scanner's `ScanLimits`; the scan's
+/// list of every file is freed once the stick is loaded, and the heap pages it used are given
+/// back to the kernel (`ProcessHeap`), so a big stick does not keep the player's RSS up.
 /// Event-loop thread only.
 public final class StickLoader {
     /// What the event loop does after `handle(_:seed:)`.
@@ -54,6 +57,7 @@ public final class StickLoader {
                     + current.stick.description + " is loaded; it loads when that one is removed"))
             } else {
                 load(stick, seed: seed, into: &outcome)
+                ProcessHeap.releaseFreeMemory()
             }
         case .left(let source):
             if let current, current.stick.source == source {
@@ -67,6 +71,7 @@ public final class StickLoader {
                 outcome.inputs.append(.stickRemoved)
                 if !waiting.isEmpty {
                     load(waiting.removeFirst(), seed: seed, into: &outcome)
+                    ProcessHeap.releaseFreeMemory()
                 }
             } else if let broken = failed, broken.source == source {
                 failed = nil
@@ -115,7 +120,19 @@ public final class StickLoader {
             outcome.logs.append(LogMessage(note.level, "stick " + stick.description + ": " + note.description))
         }
         outcome.logs.append(LogMessage(.notice, "stick " + stick.description + ": " + selection.description))
-        outcome.inputs.append(.stickLoaded(LoadedStick(id: stick.id, tracks: selection.tracks, filesOnStick: scan.candidates.map { $0.path }, saved: saved, seed: seed)))
+        outcome.inputs.append(.stickLoaded(LoadedStick(id: stick.id, tracks: selection.tracks, filesOnStick: Self.filesWithHistory(scan.candidates, saved), saved: saved, seed: seed)))
+    }
+
+    /// The files found on the stick that `saved` has a history for: all the player needs of
+    /// the scan's list (it keeps the history of those, loaded or not). Passing only these, not
+    /// every file (5,000 paths on a big stick), lets that list go as soon as the stick is loaded.
+    static func filesWithHistory(_ candidates: [LibraryCandidate], _ saved: StickState?) -> [TrackPath] {
+        guard let history = saved?.history, !history.isEmpty else { return [] }
+        var found: [TrackPath] = []
+        for candidate in candidates where history[candidate.path] != nil {
+            found.append(candidate.path)
+        }
+        return found
     }
 
     /// What the store remembers; nil (a fresh start, logged) when it has nothing usable.
