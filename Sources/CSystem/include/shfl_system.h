@@ -51,6 +51,9 @@ static inline int shfl_fcntl_setfl(int fd, int flags) { return fcntl(fd, F_SETFL
 int shfl_argc(void);
 char *const *shfl_argv(void);
 
+/// The calling thread's stack size in bytes (`pthread_getattr_np`, a GNU extension); 0 on error.
+size_t shfl_current_thread_stack_size(void);
+
 // ---- Media (USB stick: directory walking, state files, mounting) ----------------------------
 // <sys/mount.h> above gives mount(2) and umount2(2); <dirent.h> and <sys/stat.h> the rest.
 
