@@ -32,3 +32,12 @@ const char *_swift_stdlib_strtod_clocale(const char *nptr, double *outResult) {
     return end;
 }
 #endif
+
+size_t shfl_current_thread_stack_size(void) {
+    pthread_attr_t attributes;
+    if (pthread_getattr_np(pthread_self(), &attributes) != 0) return 0;
+    size_t size = 0;
+    pthread_attr_getstacksize(&attributes, &size);
+    pthread_attr_destroy(&attributes);
+    return size;
+}

@@ -146,8 +146,20 @@ public final class StickLoader {
             outcome.logs.append(LogMessage(note.level, "stick " + stick.description + ": " + note.description))
         }
         outcome.logs.append(LogMessage(.notice, "stick " + stick.description + ": " + selection.description))
-        outcome.inputs.append(.stickLoaded(LoadedStick(id: stick.id, tracks: selection.tracks, filesOnStick: scan.candidates.map { $0.path }, saved: saved, seed: seed)))
+        outcome.inputs.append(.stickLoaded(LoadedStick(id: stick.id, tracks: selection.tracks, filesOnStick: Self.filesWithHistory(scan.candidates, saved), saved: saved, seed: seed)))
         return outcome
+    }
+
+    /// The files found on the stick that `saved` has a history for: all the player needs of
+    /// the scan's list (it keeps the history of those, loaded or not). Passing only these, not
+    /// every file (5,000 paths on a big stick), lets that list go as soon as the stick is loaded.
+    static func filesWithHistory(_ candidates: [LibraryCandidate], _ saved: StickState?) -> [TrackPath] {
+        guard let history = saved?.history, !history.isEmpty else { return [] }
+        var found: [TrackPath] = []
+        for candidate in candidates where history[candidate.path] != nil {
+            found.append(candidate.path)
+        }
+        return found
     }
 
     /// The first step: mounts the stick and asks for its scan.

@@ -45,10 +45,13 @@ public final class StickScanThread {
         finished.close()
     }
 
-    /// Waits for the scan to end (at once after `descriptor` was readable) and returns it.
+    /// Waits for the scan to end (at once after `descriptor` was readable) and hands its result
+    /// over (a second call gets a failure): the list of every file goes with it, so it is freed
+    /// as soon as the caller is done with it.
     public func result() -> Result<StickScan, DeviceError> {
         thread?.join()
         thread = nil
+        defer { box.result = .failure(DeviceError("the scan's result was taken")) }
         return box.result
     }
 }

@@ -123,7 +123,10 @@ public struct StickScanner {
         private mutating func visit(_ entry: DirectoryEntry, in frame: Frame, into result: inout StickScan) {
             let limits = scanner.limits
             let name = entry.name
-            var pathBytes = frame.path
+            // Exactly sized: a big stick keeps thousands of these until the 120 are chosen.
+            var pathBytes: [UInt8] = []
+            pathBytes.reserveCapacity(frame.path.count + 1 + name.count)
+            pathBytes.append(contentsOf: frame.path)
             if !pathBytes.isEmpty { pathBytes.append(UInt8(ascii: "/")) }
             pathBytes.append(contentsOf: name)
             let path = TrackPath(bytes: pathBytes)

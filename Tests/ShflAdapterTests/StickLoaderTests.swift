@@ -183,6 +183,29 @@ final class StickRig {
         #expect(popular.logs.contains { $0.text.hasSuffix("130 MP3 files on the stick, 10 not loaded: at most 120 are loaded, chosen by policy most-played (list the tracks you want in shfl.m3u to choose yourself)") })
     }
 
+    @Test func theLoadedStickCarriesTheTracksAndTheFilesWithAHistoryNotEveryFileOnTheStick() throws {
+        // The scan's list of every MP3 file (5,000 on a big stick) is freed once the stick is
+        // loaded: the player only needs the files whose saved history it keeps.
+        let stick = try Self.stickFolder("bounded", tracks: 130)
+        let state = try MediaTestSupport.temporaryDirectory("bounded-state")
+        defer { [stick, state].forEach(MediaTestSupport.remove) }
+        let leftOut = TrackPath("Album 2/Track 98.mp3")  // the last in path order
+        let gone = TrackPath("Album 9/Gone.mp3")
+        let record = PlayRecord(playCount: 2, lastPlayed: 1)
+        let store = try FileStateStore(directory: state)
+        try store.save(StickState(stick: StickID(uuid: "AAAA-0001"), history: [leftOut: record, gone: record], playSerial: 1))
+
+        let rig = try StickRig(stateDirectory: state)
+        let outcome = rig.send(.arrived(Self.info(stick)))
+        guard case .stickLoaded(let loaded)? = outcome.inputs.first else {
+            Issue.record("no stick loaded: \(outcome.inputs)")
+            return
+        }
+        #expect(loaded.tracks.count == 120)
+        #expect(loaded.filesOnStick == [leftOut])
+        #expect(rig.player.history == [leftOut: record])
+    }
+
     @Test func aSecondStickWaitsUntilTheFirstLeaves() throws {
         let first = try Self.stickFolder("first", tracks: 3)
         let second = try Self.stickFolder("second", tracks: 5)

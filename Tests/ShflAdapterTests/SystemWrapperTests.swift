@@ -69,4 +69,13 @@ import Testing
         thread.join()
         #expect(runs.load(ordering: .relaxed) == 1)
     }
+
+    @Test func aThreadHasTheSmallStackNotGlibcsEightMegabytes() throws {
+        // With mlockall(MCL_FUTURE) every page of a thread's stack becomes resident.
+        let size = Atomic<Int>(0)
+        let thread = try SystemThread { size.store(shfl_current_thread_stack_size(), ordering: .relaxed) }
+        thread.join()
+        #expect(size.load(ordering: .relaxed) == SystemThread.stackBytes)
+        #expect(SystemThread.stackBytes <= 512 * 1024)
+    }
 }

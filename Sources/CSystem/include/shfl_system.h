@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
@@ -49,6 +50,9 @@ static inline int shfl_fcntl_setfl(int fd, int flags) { return fcntl(fd, F_SETFL
 /// (Embedded Swift has no `CommandLine`).
 int shfl_argc(void);
 char *const *shfl_argv(void);
+
+/// The calling thread's stack size in bytes (`pthread_getattr_np`, a GNU extension); 0 on error.
+size_t shfl_current_thread_stack_size(void);
 
 // ---- Media (USB stick: directory walking, state files, mounting) ----------------------------
 // <sys/mount.h> above gives mount(2) and umount2(2); <dirent.h> and <sys/stat.h> the rest.

@@ -47,8 +47,9 @@ public struct LoadedStick: Hashable, Sendable {
     public var id: StickID
     /// The selected tracks (at most `Library.capacity`), in path order.
     public var tracks: [TrackPath]
-    /// Every MP3 file found on the stick, loaded or not: the play history of these is kept
-    /// (the policies that choose the 120 need it); history of files no longer there is dropped.
+    /// MP3 files found on the stick, loaded or not, whose play history is kept (the policies
+    /// that choose the 120 need it); history of files not here nor in `tracks` is dropped. The
+    /// loader passes only the files the saved history names, not every file on the stick.
     public var filesOnStick: [TrackPath]
     /// What the store remembered of this stick, if anything.
     public var saved: StickState?

@@ -230,6 +230,7 @@ final class Daemon {
         } catch {
             Daemon.log(LogMessage(.warning, "scan thread: " + error.description + "; scanning " + root.description + " on the event loop"))
             carryOut(loader.finishLoading(Result { () throws(DeviceError) in try scanner.scan(root) }))
+            ProcessHeap.releaseFreeMemory()
         }
     }
 
@@ -237,6 +238,9 @@ final class Daemon {
         guard let finished = scan else { return }
         scan = nil
         carryOut(loader.finishLoading(finished.result()))
+        // The scan's list of every file (5,000 paths on a big stick) is gone: give its pages
+        // back, so the player's resident memory while playing does not keep the scan's peak.
+        ProcessHeap.releaseFreeMemory()
     }
 
     private func readAudioReports() {
