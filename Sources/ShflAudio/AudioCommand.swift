@@ -17,7 +17,7 @@ public enum AudioCommand: Sendable {
 public enum AudioReport: Sendable, Equatable {
     /// The first frame of the track went to the device.
     case started(ticket: Int, TrackInfo)
-    /// The track has played up to `position` (about once a second, and at pause).
+    /// The track has played up to `position` (four times a second of audio, and at pause).
     case progress(ticket: Int, position: Duration)
     /// The track played to its end.
     case finished(ticket: Int)

@@ -113,6 +113,9 @@ public final class AudioEngine<Decoder: TrackDecoder, Sink: AudioSink> {
     private var format: AudioFormat?
     private var position = 0
     private var nextProgress = 0
+    /// `progress` reports per second of audio: the position the player saves when the stick is
+    /// pulled is at most this much behind what was played (a report is an eventfd write).
+    private static var progressPerSecond: Int { 4 }
     private var startPending = false
     private var info: TrackInfo?
     private var gainQ15: Int32 = 1 << 15
@@ -221,7 +224,7 @@ public final class AudioEngine<Decoder: TrackDecoder, Sink: AudioSink> {
         }
         info = opened
         format = opened.format
-        nextProgress = position + opened.format.sampleRate
+        nextProgress = position + opened.format.sampleRate / AudioEngine.progressPerSecond
         startPending = true
         playback = .playing
         configureSink()
@@ -310,7 +313,7 @@ public final class AudioEngine<Decoder: TrackDecoder, Sink: AudioSink> {
                 report(.started(ticket: ticket, info))
             }
             if position >= nextProgress {
-                nextProgress = position + format.sampleRate
+                nextProgress = position + format.sampleRate / AudioEngine.progressPerSecond
                 report(.progress(ticket: ticket, position: duration(ofFrames: position)))
             }
             if sink.underruns != reportedUnderruns {
