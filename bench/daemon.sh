@@ -3,6 +3,7 @@
 #  - stick inserted -> first PCM frame, for a stick of 120 tracks chosen among 5,000 files
 #    (target <= 300 ms here; a real Pi adds about 1 s of USB enumeration);
 #  - `shfl run` start -> running (ready) (target <= 20 ms);
+#  - stick pulled mid-track -> empty state (target <= 100 ms);
 #  - peak RSS while playing (target <= 4 MB, firmware build), and over the whole run (the scan
 #    included), with the resident file-backed (code) and anonymous (heap, stacks) parts.
 # The stick is a folder moved into the watched folder; audio goes through alsa-lib's file
@@ -36,7 +37,8 @@ for run in 1 2 3 4 5; do
   echo $(( ($(now_ns) - started) / 1000 ))
   kill -TERM "$daemon"; wait "$daemon" || true; daemon=""
 done | sort -n | sed -n 3p >"$work/ready_us"
-# Insert -> first PCM frame: median of 3 insertions.
+# Insert -> first PCM frame, and pull mid-track -> empty state (the log's "-> empty"): medians
+# of 3 insertions and pulls.
 : >"$work/log"; start_daemon
 until grep -q "running" "$work/log"; do alive; sleep 0.001; done
 for run in 1 2 3; do
@@ -44,11 +46,16 @@ for run in 1 2 3; do
   before=$(stat -c %s "$work/capture.raw" 2>/dev/null || echo 0)
   inserted=$(now_ns); mv "$work/outside/BENC-5000" "$work/sticks/"
   until [ "$(stat -c %s "$work/capture.raw" 2>/dev/null || echo 0)" -gt "$before" ]; do alive; sleep 0.0005; done
-  echo $(( ($(now_ns) - inserted) / 1000 ))
+  echo $(( ($(now_ns) - inserted) / 1000 )) >>"$work/insert_runs"
   sleep 1
-  mv "$work/sticks/BENC-5000" "$work/outside/"
+  emptied=$(grep -c -- "-> empty" "$work/log" || true)
+  pulled=$(now_ns); mv "$work/sticks/BENC-5000" "$work/outside/"
+  until [ "$(grep -c -- "-> empty" "$work/log" || true)" -gt "$emptied" ]; do alive; sleep 0.0005; done
+  echo $(( ($(now_ns) - pulled) / 1000 )) >>"$work/pull_runs"
   sleep 0.3
-done | sort -n | sed -n 2p >"$work/insert_us"
+done
+sort -n "$work/insert_runs" | sed -n 2p >"$work/insert_us"
+sort -n "$work/pull_runs" | sed -n 2p >"$work/pull_us"
 kill -TERM "$daemon"; wait "$daemon" || true; daemon=""
 # Peak RSS: the whole run (start, the scan of 5,000 files, 4 s of playback), and while playing
 # only: the kernel's high-water mark (VmHWM) is reset once the first track plays
@@ -66,6 +73,7 @@ awk '/^(Rss(Anon|File)):/ { printf "%s %d kB  ", $1, $2 }' "/proc/$daemon/status
 kill -TERM "$daemon"; wait "$daemon" || true; daemon=""
 printf 'start -> running:            %6.1f ms   (target <= 20 ms)\n' "$(awk -v v="$(cat "$work/ready_us")" 'BEGIN{print v/1000}')"
 printf 'stick inserted -> first PCM: %6.1f ms   (target <= 300 ms; 120 of 5000 files)\n' "$(awk -v v="$(cat "$work/insert_us")" 'BEGIN{print v/1000}')"
+printf 'stick pulled -> empty state: %6.1f ms   (target <= 100 ms)\n' "$(awk -v v="$(cat "$work/pull_us")" 'BEGIN{print v/1000}')"
 printf 'peak RSS, start and scan:    %6.1f MB\n' "$(awk -v v="$(cat "$work/rss_all")" 'BEGIN{print v/1024}')"
 printf 'peak RSS while playing:      %6.1f MB   (target <= 4 MB; now %s)\n' "$(awk -v v="$(cat "$work/rss_playing")" 'BEGIN{print v/1024}')" "$(cat "$work/rss_parts")"
 grep -m1 "scanned" "$work/log" 2>/dev/null | sed 's/^<[0-9]>/scan: /' || true
