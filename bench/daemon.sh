@@ -5,7 +5,8 @@
 #  - `shfl run` start -> running (ready) (target <= 20 ms);
 #  - stick pulled mid-track -> empty state (target <= 100 ms);
 #  - peak RSS while playing (target <= 4 MB, firmware build), and over the whole run (the scan
-#    included), with the resident file-backed (code) and anonymous (heap, stacks) parts.
+#    included), with the resident file-backed (code) and anonymous (heap, stacks) parts, and
+#    the pages really touched in 4 s of playback (the working set).
 # The stick is a folder moved into the watched folder; audio goes through alsa-lib's file
 # plugin, paced to real time. Usage: bench/daemon.sh [SHFL]   (default: the x86_64 firmware)
 set -euo pipefail
@@ -67,13 +68,19 @@ until [ "$(stat -c %s "$work/capture.raw" 2>/dev/null || echo 0)" -gt 0 ]; do al
 sleep 0.2
 awk '/^VmHWM/ { print $2 }' "/proc/$daemon/status" >"$work/rss_all"
 echo 5 >"/proc/$daemon/clear_refs"
+# And the pages the process really touches while playing (the rest of its resident code was
+# mapped by the kernel around the faults): referenced bits cleared, then summed after the 4 s.
+echo 1 >"/proc/$daemon/clear_refs"
 sleep 4; alive
 awk '/^VmHWM/ { print $2 }' "/proc/$daemon/status" >"$work/rss_playing"
 awk '/^(Rss(Anon|File)):/ { printf "%s %d kB  ", $1, $2 }' "/proc/$daemon/status" >"$work/rss_parts"
+awk -v binary="$shfl" '/^[0-9a-f]+-/ { name = $6 } /^Referenced:/ { all += $2; if (name == binary) own += $2 }
+  END { printf "%.1f MB (of which the shfl binary %d kB)", all / 1024, own }' "/proc/$daemon/smaps" >"$work/working_set"
 kill -TERM "$daemon"; wait "$daemon" || true; daemon=""
 printf 'start -> running:            %6.1f ms   (target <= 20 ms)\n' "$(awk -v v="$(cat "$work/ready_us")" 'BEGIN{print v/1000}')"
 printf 'stick inserted -> first PCM: %6.1f ms   (target <= 300 ms; 120 of 5000 files)\n' "$(awk -v v="$(cat "$work/insert_us")" 'BEGIN{print v/1000}')"
 printf 'stick pulled -> empty state: %6.1f ms   (target <= 100 ms)\n' "$(awk -v v="$(cat "$work/pull_us")" 'BEGIN{print v/1000}')"
 printf 'peak RSS, start and scan:    %6.1f MB\n' "$(awk -v v="$(cat "$work/rss_all")" 'BEGIN{print v/1024}')"
 printf 'peak RSS while playing:      %6.1f MB   (target <= 4 MB; now %s)\n' "$(awk -v v="$(cat "$work/rss_playing")" 'BEGIN{print v/1024}')" "$(cat "$work/rss_parts")"
+printf 'pages touched in 4 s playing: %s\n' "$(cat "$work/working_set")"
 grep -m1 "scanned" "$work/log" 2>/dev/null | sed 's/^<[0-9]>/scan: /' || true
