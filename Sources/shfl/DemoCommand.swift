@@ -11,24 +11,26 @@ import ShflSystem
 /// plays the buttons, the LED is drawn in the terminal, audio goes to the sound card, or, when
 /// there is none, to a WAV file named on screen (paced to real time).
 enum DemoCommand {
+    static let usage = "usage: shfl demo [FOLDER (default .build-demo/stick)] [--device PCM]"
     static let keys = """
         keys: space = PLAY   n = SKIP   h = hold PLAY (capacity)   r = hold SKIP (reshuffle)
               + / - = volume   u = unplug the stick   p = plug it back   q = quit
         """
 
     static func run(_ arguments: [String]) -> Int32 {
-        var folder = ".build-demo/stick"
-        var device: String?
-        var index = 0
-        while index < arguments.count {
-            if arguments[index] == "--device", index + 1 < arguments.count {
-                device = arguments[index + 1]
-                index += 2
-            } else {
-                folder = arguments[index]
-                index += 1
-            }
+        let command: CommandOptions
+        do {
+            command = try CommandOptions.parse(arguments[...], valued: ["--device"], flags: [], positionals: true)
+        } catch {
+            StandardStreams.writeLine("shfl demo: " + error.message + "\n" + usage, toError: true)
+            return 2
         }
+        guard command.positionals.count <= 1 else {
+            StandardStreams.writeLine("shfl demo: one folder at most\n" + usage, toError: true)
+            return 2
+        }
+        let folder = command.positionals.first ?? ".build-demo/stick"
+        let device = command.value("--device")
         var folderStatus = stat()
         guard stat(folder, &folderStatus) == 0, FileStatus.Kind(mode: folderStatus.st_mode) == .directory else {
             StandardStreams.writeLine("shfl demo: no folder '" + folder + "' (make demo generates one)", toError: true)
@@ -53,6 +55,7 @@ enum DemoCommand {
             options.audioDevice = "default"
         } else {
             options.audioDevice = ALSAAudioSink.wavFile(path: runtime + "/demo.wav")
+            options.audioDeviceLabel = "WAV file " + runtime + "/demo.wav"
             options.paceAudio = true
             StandardStreams.writeLine("no sound card here: the audio goes to " + runtime + "/demo.wav", toError: true)
         }

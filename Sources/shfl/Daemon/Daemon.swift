@@ -84,7 +84,7 @@ final class Daemon {
             Daemon.log(LogMessage(.info, "volume: ALSA mixer control '" + mixer.controlName + "' of " + mixer.card))
         } else {
             volume = SoftwareVolume(engine: engine)
-            Daemon.log(LogMessage(.info, "volume: software gain (" + options.audioDevice + " has no mixer control)"))
+            Daemon.log(LogMessage(.info, "volume: software gain (" + (options.audioDeviceLabel ?? options.audioDevice) + " has no mixer control)"))
         }
         do {
             timer = try TimerDescriptor()
@@ -107,7 +107,7 @@ final class Daemon {
             Daemon.log(LogMessage(.error, "cannot start the audio thread: " + error.description))
             return 1
         }
-        Daemon.log(LogMessage(.notice, "shfl " + ShflCommand.version + " running: audio " + options.audioDevice + ", state in " + options.stateDirectory))
+        Daemon.log(LogMessage(.notice, "shfl " + ShflCommand.version + " running: audio " + (options.audioDeviceLabel ?? options.audioDevice) + ", state in " + options.stateDirectory))
         // The LED's pattern starts now, and is shown now, not when the session was made: opening
         // the decoder, starting the audio thread (mlockall) and listing the sticks present take
         // long enough on a slow board to cut the first heartbeat short.

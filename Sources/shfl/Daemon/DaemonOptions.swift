@@ -5,6 +5,9 @@ import ShflMedia
 /// Defaults are the product's; tests and the demo override them on the command line.
 struct DaemonOptions {
     var audioDevice: String
+    /// How the log names the audio device, when not by `audioDevice` itself (the demo's WAV
+    /// file is a whole PCM definition: it is named by its file).
+    var audioDeviceLabel: String?
     var bufferTime: UInt32
     var periodTime: UInt32
     /// Which volume control: the card's mixer (`automatic` or a named card) or software gain.
