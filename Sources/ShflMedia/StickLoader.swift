@@ -63,17 +63,18 @@ public final class StickLoader {
         switch event {
         case .arrived(let stick):
             let busy = current?.stick ?? loading.flatMap { $0.left ? nil : $0.stick }
+            let busyState = current != nil ? "loaded" : "loading"
             if let busy, busy.source == stick.source {
-                outcome.logs.append(LogMessage(.info, "stick " + stick.description + " is already " + (current != nil ? "loaded" : "loading")))
-            } else if let busy {
+                outcome.logs.append(LogMessage(.info, "stick " + stick.description + " is already " + busyState))
+            } else if busy != nil || loading != nil {
+                // One stick at a time; a stick pulled while scanned still holds its place until
+                // its scan ends.
                 waiting.removeAll { $0.source == stick.source }
                 waiting.append(stick)
-                outcome.logs.append(LogMessage(.notice, "stick " + stick.description + " ignored: one stick at a time, and "
-                    + busy.description + " is " + (current != nil ? "loaded" : "loading") + "; it loads when that one is removed"))
-            } else if loading != nil {
-                // The stick scanned now was pulled: this one loads when that scan ends.
-                waiting.removeAll { $0.source == stick.source }
-                waiting.append(stick)
+                if let busy {
+                    outcome.logs.append(LogMessage(.notice, "stick " + stick.description + " ignored: one stick at a time, and "
+                        + busy.description + " is " + busyState + "; it loads when that one is removed"))
+                }
             } else {
                 mount(stick, seed: seed, into: &outcome)
             }
