@@ -229,15 +229,18 @@ final class Daemon {
             scan = try StickScanThread(scanner: scanner, root: root)
         } catch {
             Daemon.log(LogMessage(.warning, "scan thread: " + error.description + "; scanning " + root.description + " on the event loop"))
-            carryOut(loader.finishLoading(Result { () throws(DeviceError) in try scanner.scan(root) }))
-            ProcessHeap.releaseFreeMemory()
+            finishLoading(Result { () throws(DeviceError) in try scanner.scan(root) })
         }
     }
 
     private func scanEnded() {
         guard let finished = scan else { return }
         scan = nil
-        carryOut(loader.finishLoading(finished.result()))
+        finishLoading(finished.result())
+    }
+
+    private func finishLoading(_ scanned: Result<StickScan, DeviceError>) {
+        carryOut(loader.finishLoading(scanned))
         // The scan's list of every file (5,000 paths on a big stick) is gone: give its pages
         // back, so the player's resident memory while playing does not keep the scan's peak.
         ProcessHeap.releaseFreeMemory()
