@@ -36,7 +36,7 @@ build: deps-host
 DEMO_STICK ?= .build-demo/stick
 demo: build
 	tests/fixtures/make-demo-stick.sh .build-demo/stick
-	$$($(SWIFT) build --show-bin-path)/shfl demo $(DEMO_STICK)
+	$$($(SWIFT) build --show-bin-path)/shfl demo $(DEMO_STICK) --wav .build-demo/demo.wav
 
 test: deps test-core-purity test-host test-firmware test-e2e vboard-test bench
 	tests/systemd-unit.sh

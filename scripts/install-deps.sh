@@ -18,7 +18,8 @@ host_packages=(
   systemd
 )
 # Benchmarks (bench/): instruction counts, peak RSS, and the peers measured in the same run.
-bench_packages=(valgrind time mpd mpg123)
+# stress-ng keeps a core busy while the timing-dependent tests run (DEVELOPERS.md, "Checks under load").
+bench_packages=(valgrind time mpd mpg123 stress-ng)
 # The aarch64 firmware links against Debian's arm64 libraries (multiarch) and
 # runs under qemu-user in the tests.
 firmware_packages=(
