@@ -7,6 +7,11 @@ SWIFT ?= swift
 ARM64_PKG_CONFIG := /usr/lib/aarch64-linux-gnu/pkgconfig
 # Where the firmware binaries land: out/firmware/<arch>/shfl
 OUT := out
+# Temporary files of everything make runs (the tests' and benches' own folders, and the ones the
+# Swift toolchain leaves behind, /tmp/TemporaryDirectory.*) stay in this ignored folder;
+# `make test` empties it when it passes, `make clean` removes it.
+export TMPDIR := $(CURDIR)/.build-tmp
+$(shell mkdir -p $(TMPDIR))
 
 .PHONY: help deps deps-host deps-firmware deps-bench deps-vboard vboard-test bench build demo test test-host test-core-purity firmware firmware-x86_64 firmware-aarch64 test-firmware test-e2e clean
 
@@ -40,6 +45,7 @@ demo: build
 
 test: deps test-core-purity test-host test-firmware test-e2e vboard-test bench
 	tests/systemd-unit.sh
+	rm -rf $(TMPDIR)/*
 	@echo "make test: all passed"
 
 # Benchmarks print numbers (ratios against peers measured in the same run); they assert nothing.
@@ -89,4 +95,4 @@ vboard-test: deps-host deps-vboard firmware-aarch64
 	board/vboard/vboard-test.sh $(OUT)/firmware/aarch64/shfl
 
 clean:
-	rm -rf .build .build-firmware-* $(OUT)
+	rm -rf .build .build-firmware-* .build-tmp $(OUT)
