@@ -93,6 +93,70 @@ private final class SteppingClock: MonotonicClock {
         #expect(full.candidates.count == 20_000)
     }
 
+    /// Music/: 10 artists, 3 albums each, 10 tracks and a cover each (300 MP3 files).
+    func makeMusic(_ root: String) throws -> Set<TrackPath> {
+        var tracks: Set<TrackPath> = []
+        for artist in 0..<10 {
+            for album in 0..<3 {
+                let folder = "Music/Artist \(artist)/Album \(album)"
+                try MediaTestSupport.makeDirectory(root + "/" + folder)
+                try MediaTestSupport.makeFile(root + "/" + folder + "/cover.jpg")
+                for track in 0..<10 {
+                    let path = folder + "/\(track) Song.mp3"
+                    try MediaTestSupport.makeFile(root + "/" + path)
+                    tracks.insert(TrackPath(path))
+                }
+            }
+        }
+        return tracks
+    }
+
+    /// Issue #11: a phone's photo backup beside the music. DCIM/ holds 100,000 pictures in
+    /// nested folders, made first and named to come first: every MP3 file must still be found,
+    /// and the scan must not be cut short by the junk.
+    @Test func aPhotoBackupOf100000FilesBesideTheMusicHidesNoTrack() throws {
+        let root = try tree("junk") { root in
+            for camera in 0..<20 {
+                for burst in 0..<10 {
+                    let folder = root + "/DCIM/\(100 + camera)APPLE/Burst \(burst)"
+                    try MediaTestSupport.makeDirectory(folder)
+                    for picture in 0..<500 { try MediaTestSupport.makeFile(folder + "/IMG_\(burst * 500 + picture).JPG") }
+                }
+            }
+        }
+        defer { MediaTestSupport.remove(root) }
+        let music = try makeMusic(root)
+
+        let scan = try scanner.scan(FilePath(root))
+        print("scan of 100,000 junk entries + \(music.count) tracks: \(scan.elapsed.millisecondsDescription), found \(paths(scan).intersection(music).count)/\(music.count)")
+        let missing = music.subtracting(paths(scan))
+        #expect(missing.isEmpty, "\(missing.count) of \(music.count) tracks not found, such as \(missing.sorted().first?.description ?? "")")
+        #expect(paths(scan).isSubset(of: music))
+        #expect(scan.stop == nil, "\(scan.stop?.description ?? "")")
+        #expect(scan.skipCounts[.notMP3] == 100_000 + 30)
+        let selection = scan.selection(policy: .alphabetical)
+        #expect(selection.candidateCount == 300)
+        #expect(selection.tracks == Array(music.sorted().prefix(120)), "the first 120 in path order")
+    }
+
+    /// Shallow before deep: a deep junk tree cannot use up the entry limit before the music
+    /// beside it is looked at, whatever order the file system lists them in.
+    @Test func deepJunkCannotStarveShallowMusic() throws {
+        let root = try tree("deepjunk") { root in
+            let deep = root + "/Backup/a/b/c/d/e/f"
+            try MediaTestSupport.makeDirectory(deep)
+            for file in 0..<5_000 { try MediaTestSupport.makeFile(deep + "/\(file).dat") }
+        }
+        defer { MediaTestSupport.remove(root) }
+        let music = try makeMusic(root)
+
+        let small = StickScanner(limits: ScanLimits(maximumEntries: 2_000), clock: SystemMonotonicClock())
+        let scan = try small.scan(FilePath(root))
+        let missing = music.subtracting(paths(scan))
+        #expect(missing.isEmpty, "\(missing.count) of \(music.count) tracks not found")
+        #expect(scan.stop == .entryLimit(2_000))
+    }
+
     @Test func tenThousandNestedFoldersStopAtDepthEight() throws {
         let root = try tree("deep") { root in
             // Built with mkdirat/openat: the whole path is far longer than PATH_MAX.
