@@ -145,7 +145,10 @@ public struct StickScanner {
             _ stream: DirectoryStream, path: [UInt8], depth: Int, into result: inout StickScan, next: inout [[UInt8]]
         ) -> Bool {
             defer { stream.close() }
+            // The subfolders to admit. A folder of a million folders must not keep a million
+            // names: past twice the room left, only the first `room` in path order are kept.
             var folders: [[UInt8]] = []
+            let room = limits.maximumFolders - foldersAdmitted
             while true {
                 if result.entriesVisited >= limits.maximumEntries {
                     result.stop = .entryLimit(limits.maximumEntries)
@@ -165,23 +168,38 @@ public struct StickScanner {
                 guard let entry else { break }
                 result.entriesVisited += 1
                 if visit(entry, in: stream, path: path, depth: depth, into: &result) {
-                    folders.append(entry.name)
+                    if room <= 0 {
+                        leaveOut(Self.join(path, entry.name), into: &result)
+                    } else {
+                        folders.append(entry.name)
+                        if folders.count >= 2 * max(room, 32) { keepFirst(room, of: &folders, in: path, into: &result) }
+                    }
                 }
             }
-            folders.sort { TrackPath(bytes: $0) < TrackPath(bytes: $1) }
+            keepFirst(room, of: &folders, in: path, into: &result)
             for name in folders {
-                let folder = Self.join(path, name)
-                if foldersAdmitted < limits.maximumFolders {
-                    foldersAdmitted += 1
-                    next.append(folder)
-                } else {
-                    foldersLeftOut += 1
-                    result.skip(.folderLimit, TrackPath(bytes: folder),
-                                "beyond the first " + String(limits.maximumFolders) + " folders (the limit); not entered",
-                                limit: limits.maximumNotes)
-                }
+                foldersAdmitted += 1
+                next.append(Self.join(path, name))
             }
             return true
+        }
+
+        /// Sorts `folders` (names in the folder at `path`) in path order and leaves out all
+        /// but the first `room`.
+        private mutating func keepFirst(_ room: Int, of folders: inout [[UInt8]], in path: [UInt8], into result: inout StickScan) {
+            folders.sort { TrackPath(bytes: $0) < TrackPath(bytes: $1) }
+            let kept = max(0, room)
+            guard folders.count > kept else { return }
+            for name in folders[kept...] { leaveOut(Self.join(path, name), into: &result) }
+            folders.removeLast(folders.count - kept)
+        }
+
+        /// Notes a folder left out by the folder limit.
+        private mutating func leaveOut(_ folder: [UInt8], into result: inout StickScan) {
+            foldersLeftOut += 1
+            result.skip(.folderLimit, TrackPath(bytes: folder),
+                        "beyond the first " + String(limits.maximumFolders) + " folders (the limit); not entered",
+                        limit: limits.maximumNotes)
         }
 
         /// Looks at one entry of the folder at `path`; true for a folder to enter.

@@ -124,6 +124,26 @@ private final class SteppingClock: MonotonicClock {
         #expect(scan.notes.map { $0.path } == names.dropFirst(10).map { TrackPath($0 + "/Disc 1") })
         #expect(scan.notes.first?.reason == "beyond the first 41 folders (the limit); not entered")
         #expect(scan.summary.contains("20 folders over the folder limit"))
+
+    }
+
+    /// A folder of many folders: only the names of the first (in path order) are kept while it
+    /// is listed, the rest are counted.
+    @Test func aFolderOfManyFoldersKeepsTheFirstWithinTheFolderLimit() throws {
+        let names = (0..<300).map { "Folder \(String(1_000 + $0))" }
+        let root = try tree("wide") { root in
+            for name in names.reversed() {
+                try MediaTestSupport.makeDirectory(root + "/" + name)
+                try MediaTestSupport.makeFile(root + "/" + name + "/a.mp3")
+            }
+        }
+        defer { MediaTestSupport.remove(root) }
+
+        let scan = try StickScanner(limits: ScanLimits(maximumFolders: 6), clock: SystemMonotonicClock()).scan(FilePath(root))
+        #expect(paths(scan) == Set(names.prefix(5).map { TrackPath($0 + "/a.mp3") }))
+        #expect(scan.stop == .folderLimit(6, leftOut: 295))
+        #expect(scan.skipCounts[.folderLimit] == 295)
+        #expect(scan.notes.count == 100, "at most maximumNotes")
     }
 
     /// Music/: 10 artists, 3 albums each, 10 tracks and a cover each (300 MP3 files).
