@@ -43,8 +43,8 @@ public struct StickScan: Sendable {
     /// Directory entries looked at, and folders entered (the root included).
     public var entriesVisited = 0
     public var foldersVisited = 0
-    /// The walk's stop if it stopped, else the first of the folder and track limits reached;
-    /// nil when everything was looked at and kept.
+    /// The walk's stop if it stopped, else the folder limit if it left folders out, else the
+    /// track limit if it left MP3 files out; nil when everything was looked at and kept.
     public var stop: Stop?
     public var elapsed: Duration = .zero
 
