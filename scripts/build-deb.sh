@@ -14,8 +14,8 @@ arch="${1:?usage: $0 arm64|amd64 [FIRMWARE_DIR] [OUT_DIR]}"
 firmware="${2:-out/firmware}"
 out="${3:-out/deb}"
 case "$arch" in
-  arm64) binary="$firmware/aarch64/shfl.stripped"; strip=aarch64-linux-gnu-strip ;;
-  amd64) binary="$firmware/x86_64/shfl.stripped"; strip=strip ;;
+  arm64) binary="$firmware/aarch64/shfl.stripped"; strip=aarch64-linux-gnu-strip; cc=aarch64-linux-gnu-gcc ;;
+  amd64) binary="$firmware/x86_64/shfl.stripped"; strip=strip; cc=gcc ;;
   *) echo "$0: unknown architecture '$arch' (arm64 or amd64)" >&2; exit 2 ;;
 esac
 # The man pages come from the program's own tables; any build can print them, so the one
@@ -75,7 +75,8 @@ done
 # scripts/install-deps.sh firmware) and reads those packages' symbols files.
 (
   cd "$stage"
-  dpkg-architecture -q DEB_HOST_ARCH -a "$arch" >/dev/null 2>&1
+  # (CC only keeps dpkg-architecture from warning that gcc is not an aarch64 compiler.)
+  export CC="$cc"
   dpkg-architecture -a "$arch" -c dpkg-shlibdeps -Tdebian/shfl.substvars debian/shfl/usr/bin/shfl
   # Installed-Size and the file list are read from the tree; md5sums for dpkg --verify.
   (cd debian/shfl && find . -path ./DEBIAN -prune -o -type f -printf '%P\0' | LC_ALL=C sort -z | xargs -0 md5sum) >debian/shfl/DEBIAN/md5sums

@@ -246,10 +246,10 @@ for arch in "${arches[@]}"; do
 done
 
 # arm64 binaries run through binfmt_misc (qemu-user-static, registered by binfmt-support).
-if printf '%s\n' "${arches[@]}" | grep -qx arm64 && ! arch-test -n arm64 >/dev/null 2>&1; then
+if printf '%s\n' "${arches[@]}" | grep -qx arm64 && ! arch-test arm64 >/dev/null 2>&1; then
   [ -e /proc/sys/fs/binfmt_misc/register ] || mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc
   update-binfmts --enable qemu-aarch64 || true
-  arch-test -n arm64 >/dev/null || { echo "FAIL this machine cannot run arm64 binaries (binfmt_misc, qemu-user-static)"; exit 1; }
+  arch-test arm64 >/dev/null || { echo "FAIL this machine cannot run arm64 binaries (binfmt_misc, qemu-user-static)"; exit 1; }
   echo "     registered qemu-aarch64 with binfmt_misc"
 fi
 
