@@ -168,6 +168,17 @@ in_root() {
   check "$arch: apt-get purge leaves nothing of Shfl behind (checked: the package's files, /var/lib/shfl, the unit's enablement and mask links, deb-systemd-helper's state, the dpkg record, the group, any '*shfl*' path in the root; kept: the user's /boot/firmware/shfl.ini)${left:+ — left:$left}" \
     test -z "$left"
   check "$arch: purge left the user's /boot/firmware/shfl.ini alone" test -f "$root/boot/firmware/shfl.ini"
+
+  # A PC (amd64 only, it is quick): no boot partition, and postinst makes none.
+  if [ "$arch" = amd64 ]; then
+    rm -rf "$root/boot/firmware"
+    if inroot apt-get install -y "./tmp/$(basename "$deb")" >"$log" 2>&1; then
+      check "$arch: installed without /boot/firmware, postinst made none" test ! -e "$root/boot/firmware"
+    else
+      fail "$arch: apt-get install without /boot/firmware:"; sed 's/^/     /' "$log"
+    fi
+    inroot apt-get purge -y shfl >"$log" 2>&1 || { fail "$arch: apt-get purge shfl (again)"; sed 's/^/     /' "$log"; }
+  fi
   exit "$failures"
 }
 
