@@ -39,6 +39,8 @@ import Testing
         manual.preformatted("line one\n.two")
         #expect(manual.text == """
             .TH "T" 1 "" "" ""
+            .nh
+            .ad l
             .PP
             \\&.not a request
             .PP

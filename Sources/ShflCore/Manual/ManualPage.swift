@@ -10,7 +10,10 @@ public struct ManualPage: Sendable {
     public init(name: String, section: String, date: String, source: String, manual: String) {
         lines = [
             ".TH " + ManualPage.quoted(ManualPage.upper(name)) + " " + section + " " + ManualPage.quoted(date) + " "
-                + ManualPage.quoted(source) + " " + ManualPage.quoted(manual)
+                + ManualPage.quoted(source) + " " + ManualPage.quoted(manual),
+            // Left-aligned, no hyphenation: option lists and paths wrap whole, as typed.
+            ".nh",
+            ".ad l",
         ]
     }
 
