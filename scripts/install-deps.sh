@@ -34,8 +34,9 @@ vboard_packages=(qemu-system-arm fdisk dosfstools mtools cpio kmod python3)
 # The Debian packages (`make deb`, tests/deb.sh): dpkg-dev (dpkg-shlibdeps, dpkg-gencontrol,
 # dpkg-architecture), lintian, mmdebstrap for the Debian 12 roots the test installs into, and
 # qemu-user-static with binfmt-support (update-binfmts) so that dpkg and apt run inside the
-# arm64 root; arch-test tells whether this machine can run arm64 binaries.
-deb_packages=(dpkg-dev lintian mmdebstrap qemu-user-static binfmt-support arch-test)
+# arm64 root; arch-test tells whether this machine can run arm64 binaries; man-db renders the
+# man pages with warnings on.
+deb_packages=(dpkg-dev lintian mmdebstrap qemu-user-static binfmt-support arch-test man-db)
 
 case "$what" in
   host) wanted=("${host_packages[@]}") ;;
