@@ -98,9 +98,10 @@ deb: deps-deb firmware
 	scripts/build-deb.sh amd64 $(OUT)/firmware $(OUT)/deb
 
 # The packages installed with apt into Debian 12 roots (arm64 under qemu-user, amd64), upgraded
-# and purged; lintian on both. Roots and downloaded packages are cached in .build-deb/.
+# and purged; lintian on both. Roots and downloaded packages are cached in .build-deb/ (kept by
+# make clean, like the other download caches).
 test-deb: deb
 	tests/deb.sh $(OUT)/deb
 
 clean:
-	rm -rf .build .build-firmware-* .build-deb $(OUT)
+	rm -rf .build .build-firmware-* .build-deb/stage-* $(OUT)
