@@ -13,7 +13,7 @@ OUT := out
 export TMPDIR := $(CURDIR)/.build-tmp
 $(shell mkdir -p $(TMPDIR))
 
-.PHONY: help deps deps-host deps-firmware deps-bench deps-vboard vboard-test bench build demo test test-host test-core-purity firmware firmware-x86_64 firmware-aarch64 test-firmware test-e2e clean
+.PHONY: help deps deps-host deps-firmware deps-bench deps-vboard deps-deb deb test-deb vboard-test bench build demo test test-host test-core-purity firmware firmware-x86_64 firmware-aarch64 test-firmware test-e2e clean
 
 help:
 	@echo "make demo    build the player and run it here: keyboard buttons, LED in the terminal, audio"
@@ -21,8 +21,9 @@ help:
 	@echo "make bench   print the audio benchmark (instructions and peak RSS against mpg123, mpd)"
 	@echo "make vboard-test  the aarch64 firmware on an emulated arm64 board (QEMU): GPIO, USB stick, ALSA"
 	@echo "make firmware  build the Embedded Swift firmware for aarch64 and x86_64 into $(OUT)/firmware"
+	@echo "make deb     the Debian packages $(OUT)/deb/shfl_<version>_arm64.deb and _amd64.deb"
 
-deps: deps-host deps-firmware deps-bench
+deps: deps-host deps-firmware deps-bench deps-deb
 deps-host:
 	@scripts/install-deps.sh host
 deps-firmware:
@@ -31,6 +32,8 @@ deps-bench:
 	@scripts/install-deps.sh bench
 deps-vboard:
 	@scripts/install-deps.sh vboard
+deps-deb:
+	@scripts/install-deps.sh deb
 
 build: deps-host
 	$(SWIFT) build
@@ -43,7 +46,7 @@ demo: build
 	tests/fixtures/make-demo-stick.sh .build-demo/stick
 	$$($(SWIFT) build --show-bin-path)/shfl demo $(DEMO_STICK) --wav .build-demo/demo.wav
 
-test: deps test-core-purity test-host test-firmware test-e2e vboard-test bench
+test: deps test-core-purity test-host test-firmware test-e2e vboard-test test-deb bench
 	tests/systemd-unit.sh
 	rm -rf $(TMPDIR)/*
 	@echo "make test: all passed"
@@ -94,5 +97,17 @@ test-e2e: firmware
 vboard-test: deps-host deps-vboard firmware-aarch64
 	board/vboard/vboard-test.sh $(OUT)/firmware/aarch64/shfl
 
+# The Debian packages, from the stripped firmware (scripts/build-deb.sh; DEVELOPERS.md, "The
+# Debian package"): $(OUT)/deb/shfl_<version>_arm64.deb and shfl_<version>_amd64.deb.
+deb: deps-deb firmware
+	scripts/build-deb.sh arm64 $(OUT)/firmware $(OUT)/deb
+	scripts/build-deb.sh amd64 $(OUT)/firmware $(OUT)/deb
+
+# The packages installed with apt into Debian 12 roots (arm64 under qemu-user, amd64), upgraded
+# and purged; lintian on both. Roots and downloaded packages are cached in .build-deb/ (kept by
+# make clean, like the other download caches).
+test-deb: deb
+	tests/deb.sh $(OUT)/deb
+
 clean:
-	rm -rf .build .build-firmware-* .build-tmp $(OUT)
+	rm -rf .build .build-firmware-* .build-deb/stage-* .build-tmp $(OUT)

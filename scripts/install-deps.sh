@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages Shfl needs, only those missing.
-# Usage: scripts/install-deps.sh [host|firmware|bench|vboard|all]   (default: all)
+# Usage: scripts/install-deps.sh [host|firmware|bench|vboard|deb|all]   (default: all)
 # Uses sudo when not root. Idempotent: a second run installs nothing.
 set -euo pipefail
 
@@ -32,13 +32,21 @@ firmware_packages=(
 # depmod and modprobe --show-depends on the arm64 kernel's modules).
 vboard_packages=(qemu-system-arm fdisk dosfstools mtools cpio kmod python3)
 
+# The Debian packages (`make deb`, tests/deb.sh): dpkg-dev (dpkg-shlibdeps, dpkg-gencontrol,
+# dpkg-architecture), lintian, mmdebstrap for the Debian 12 roots the test installs into, and
+# qemu-user-static with binfmt-support (update-binfmts) so that dpkg and apt run inside the
+# arm64 root; arch-test tells whether this machine can run arm64 binaries; man-db renders the
+# man pages with warnings on.
+deb_packages=(dpkg-dev lintian mmdebstrap qemu-user-static binfmt-support arch-test man-db)
+
 case "$what" in
   host) wanted=("${host_packages[@]}") ;;
   firmware) wanted=("${firmware_packages[@]}") ;;
   bench) wanted=("${bench_packages[@]}") ;;
   vboard) wanted=("${vboard_packages[@]}") ;;
-  all) wanted=("${host_packages[@]}" "${firmware_packages[@]}" "${bench_packages[@]}" "${vboard_packages[@]}") ;;
-  *) echo "usage: $0 [host|firmware|bench|vboard|all]" >&2; exit 2 ;;
+  deb) wanted=("${deb_packages[@]}") ;;
+  all) wanted=("${host_packages[@]}" "${firmware_packages[@]}" "${bench_packages[@]}" "${vboard_packages[@]}" "${deb_packages[@]}") ;;
+  *) echo "usage: $0 [host|firmware|bench|vboard|deb|all]" >&2; exit 2 ;;
 esac
 
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
