@@ -14,9 +14,14 @@ enum RunCommand {
     static func run(_ arguments: [String]) -> Int32 {
         let command: CommandOptions
         do {
-            command = try CommandOptions.parse(arguments[...], valued: DaemonOptions.valuedOptions, flags: DaemonOptions.flagOptions)
+            command = try CommandOptions.parse(arguments[...], valued: DaemonOptions.valuedOptions, flags: DaemonOptions.flagOptions + ["--help", "-h"])
         } catch {
             return usage(error.message)
+        }
+        // `shfl help` points here for the options.
+        if command.isSet("--help") || command.isSet("-h") {
+            StandardStreams.writeLine(DaemonOptions.usage)
+            return 0
         }
         let loaded = InihConfigurationFile.load(path: command.value("--config") ?? defaultConfiguration)
         for message in loaded.logMessages { StandardStreams.log(message) }
