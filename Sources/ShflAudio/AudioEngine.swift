@@ -23,7 +23,12 @@ import Synchronization
 public final class AudioEngine<Decoder: TrackDecoder, Sink: AudioSink> {
     private let decoder: Decoder
     private let sink: Sink
-    private let commands = SingleProducerQueue<AudioCommand>(capacity: 64)
+    /// A command, and for a cut (play, stop) the decoder's interrupt serial it announced.
+    private struct Queued {
+        var command: AudioCommand
+        var interrupt: Int?
+    }
+    private let commands = SingleProducerQueue<Queued>(capacity: 64)
     private let reports = SingleProducerQueue<AudioReport>(capacity: 256)
     private let commandNotifier: EventNotifier
     private let reportNotifier: EventNotifier
@@ -83,7 +88,16 @@ public final class AudioEngine<Decoder: TrackDecoder, Sink: AudioSink> {
     /// (64 commands unread: the audio thread is stuck).
     @discardableResult
     public func send(_ command: AudioCommand) -> Bool {
-        let queued = commands.push(command)
+        var interrupt: Int?
+        switch command {
+        case .play, .stop:
+            // A wait of the audio thread on a stalled file (the stick hangs, or is gone) ends now:
+            // the cut must not wait for it.
+            interrupt = decoder.interruptReads()
+        case .pause, .resume, .setVolume:
+            break
+        }
+        let queued = commands.push(Queued(command: command, interrupt: interrupt))
         commandNotifier.notify()
         return queued
     }
@@ -168,7 +182,9 @@ public final class AudioEngine<Decoder: TrackDecoder, Sink: AudioSink> {
         return commandNotifier.drain() > 0
     }
 
-    private func handle(_ command: AudioCommand) {
+    private func handle(_ queued: Queued) {
+        let command = queued.command
+        if let interrupt = queued.interrupt { decoder.resumeReads(through: interrupt) }
         if case .setVolume = command {} else { drainPending = false }
         switch command {
         case .play(let path, let start, let newTicket):
