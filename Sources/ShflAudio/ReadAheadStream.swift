@@ -1,3 +1,6 @@
+// `poll`, `pollfd` and errno constants come from headers Clang attributes to CALSA in this module
+// (alsa-lib's header includes them first); Embedded Swift wants the owning module imported.
+import CALSA
 import CSystem
 import ShflCore
 import ShflSystem

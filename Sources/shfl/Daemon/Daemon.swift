@@ -22,7 +22,8 @@ final class Daemon {
     private let scanner: StickScanner
     /// The scan of the stick being loaded, while it runs.
     private var scan: StickScanThread?
-    private let store: any StateStore
+    /// Saves on its writer thread: the loop hands states over and never waits on the SD card.
+    private let store: BackgroundStateStore
     private let sink: PacedAudioSink<ALSAAudioSink>
     private let engine: AudioEngine<Mpg123Decoder, PacedAudioSink<ALSAAudioSink>>
     private let volume: any OutputVolume
@@ -51,9 +52,13 @@ final class Daemon {
         self.lines = lines
         self.light = light
         self.monitor = monitor
-        self.store = store
+        do {
+            self.store = try BackgroundStateStore(store)
+        } catch {
+            throw DaemonError("state writer thread: " + error.description)
+        }
         self.signals = signals
-        loader = StickLoader(mounter: mounter, store: store, policy: options.policy)
+        loader = StickLoader(mounter: mounter, store: self.store, policy: options.policy)
         scanner = StickScanner(limits: options.scanLimits, clock: clock)
         var levels: [Button: ButtonLevel] = [:]
         for button in lines.buttons {
@@ -134,6 +139,7 @@ final class Daemon {
             let linesIndex = lines.pollDescriptor >= 0 ? poller.watch(FileDescriptor(rawValue: lines.pollDescriptor)) : -1
             let monitorIndex = monitor.pollDescriptor >= 0 ? poller.watch(FileDescriptor(rawValue: monitor.pollDescriptor)) : -1
             let audioIndex = poller.watch(engine.reportDescriptor)
+            let storeIndex = poller.watch(store.descriptor)
             let scanIndex = scan.map { poller.watch($0.descriptor) } ?? -1
             let timerIndex = poller.watch(timer.descriptor)
             let controlDescriptors = control?.descriptors ?? []
@@ -149,6 +155,9 @@ final class Daemon {
             if linesIndex >= 0 && poller.isReady(linesIndex) { readButtons() }
             if monitorIndex >= 0 && poller.isReady(monitorIndex) { readMedia() }
             if poller.isReady(audioIndex) { readAudioReports() }
+            if poller.isReady(storeIndex) {
+                for failure in store.takeFailures() { Daemon.log(LogMessage(.error, failure)) }
+            }
             if scanIndex >= 0 && poller.isReady(scanIndex) { scanEnded() }
             for (offset, index) in controlIndices.enumerated() where poller.isReady(index) {
                 serveControl(controlDescriptors[offset])
@@ -391,6 +400,10 @@ final class Daemon {
         if let state = session.player.stickState {
             apply(.save(state))
         }
+        // The one wait on storage the loop makes, once it has stopped: the last state written.
+        store.flush()
+        store.stop()
+        for failure in store.takeFailures() { Daemon.log(LogMessage(.error, failure)) }
         if !restartRequested { try? notifier.stopping(status: powerOffRequested ? "Powering off" : nil) }
         engine.send(.stop)
         engine.stopThread()
