@@ -26,6 +26,8 @@ public final class BackgroundStateStore: StateStore, @unchecked Sendable {
     private var pending: [StickState] = []
     /// Guarded by `lock`: the state the writer is saving now.
     private var writing: StickState?
+    /// Guarded by `lock`: states `prefetch` read, for the next `load` of their stick.
+    private var prefetched: [StickID: Result<StickState?, StoreError>] = [:]
     /// Guarded by `lock`: failure messages not yet taken.
     private var failed: [String] = []
     private var quitting = false
@@ -88,13 +90,21 @@ public final class BackgroundStateStore: StateStore, @unchecked Sendable {
     }
 
     public func load(_ stick: StickID) throws(StoreError) -> StickState? {
-        let unwritten = lock.withLock { () -> StickState? in
-            if let waiting = pending.first(where: { $0.stick == stick }) { return waiting }
-            if let current = writing, current.stick == stick { return current }
-            return nil
+        let known = lock.withLock { () -> Result<StickState?, StoreError>? in
+            let read = prefetched.removeValue(forKey: stick)
+            if let waiting = pending.first(where: { $0.stick == stick }) { return .success(waiting) }
+            if let current = writing, current.stick == stick { return .success(current) }
+            return read
         }
-        if let unwritten { return unwritten }
+        if let known { return try known.get() }
         return try inner.load(stick)
+    }
+
+    /// Reads the stick's saved state now, on the calling thread (the loading thread), so the
+    /// event loop's `load` of it that follows is answered from memory.
+    public func prefetch(_ stick: StickID) {
+        let read = Result { () throws(StoreError) -> StickState? in try inner.load(stick) }
+        lock.withLock { prefetched[stick] = read }
     }
 
     /// Blocks until every state handed to `save` so far is written.

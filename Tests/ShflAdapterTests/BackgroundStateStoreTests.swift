@@ -21,8 +21,12 @@ final class StallingStateStore: StateStore, @unchecked Sendable {
     /// The next save blocks until `release` is signalled.
     func stallNextSave() { lock.withLock { stallNext = true } }
 
+    private var _loads = 0
+    var loads: Int { lock.withLock { _loads } }
+
     func load(_ stick: StickID) throws(StoreError) -> StickState? {
         lock.lock()
+        _loads += 1
         defer { lock.unlock() }
         return try inner.load(stick)
     }
@@ -95,6 +99,26 @@ final class StallingStateStore: StateStore, @unchecked Sendable {
         }
         #expect(failures.count == 1 && failures[0].contains("STALL-0001") && failures[0].contains("no space left"), "\(failures)")
         store.stop()
+    }
+
+    @Test func aPrefetchedStateIsLoadedWithoutStorage() throws {
+        let card = StallingStateStore()
+        try card.save(state(position: 4))
+        let store = try BackgroundStateStore(card)
+        store.prefetch(stick)  // the loading thread
+        #expect(card.loads == 1)
+        #expect(try store.load(stick)?.position == .seconds(4))  // the event loop
+        #expect(card.loads == 1, "the event loop's load went to storage")
+        store.stop()
+    }
+
+    @Test func aDeferredMountTouchesNothingUntilFinished() throws {
+        let mounter = DeferredMediaMounter(SystemMediaMounter(runtimeDirectory: NSTemporaryDirectory() + "shfl-deferred-\(getpid())"))
+        let disc = StickInfo(source: "/dev/sr0", filesystem: "iso9660", id: StickID(uuid: "X-1"), label: "")
+        let mounted = try mounter.mount(disc)
+        #expect(mounted.root == mounter.inner.mountPoint(for: disc))
+        #expect(!FileManager.default.fileExists(atPath: mounted.root.description), "mount(_:) created the mount point")
+        #expect(throws: DeviceError.self) { try mounter.finishMount(mounted) }
     }
 
     @Test func anInvalidStateIsRefusedAtOnce() throws {
