@@ -151,3 +151,51 @@ final class GapCountingSink: AudioSink, @unchecked Sendable {
         #expect(difference == nil, "the stalled run differs from the unstalled one at sample \(difference ?? -1) (\(captured.count) of \(expected.count) samples)")
     }
 }
+
+/// The read-ahead's consumer side: a wait on a file that stalls (or is dead) ends when the event
+/// loop announces a cut, so the audio thread is never held by a stick.
+@Suite struct ReadAheadStreamTests {
+    @Test func aCutEndsAWaitOnAStalledFileAtOnce() throws {
+        let file = StallingTrackFile(stallAt: 8 * 1024)
+        let stream = try ReadAheadStream(file: file, capacity: 16 * 1024, readBytes: 4 * 1024)
+        try stream.start()
+        let size = try stream.open(try AudioFixtures.path("bench10.mp3"))
+        #expect(size > 100_000)
+        #expect(file.began.wait(timeout: .now() + 10) == .success)
+        // Everything before the stall comes out; the next read waits for the stalled file.
+        var buffer = [UInt8](repeating: 0, count: 4_096)
+        var offset = 0
+        while offset < 8 * 1024 {
+            offset += try buffer.withUnsafeMutableBytes { try stream.read(into: $0) }
+        }
+        let ended = DispatchSemaphore(value: 0)
+        let outcome = ThrowingOutcome()
+        DispatchQueue.global().async {
+            var spare = [UInt8](repeating: 0, count: 4_096)
+            do {
+                _ = try spare.withUnsafeMutableBytes { (bytes) throws(Errno) in try stream.read(into: bytes) }
+                outcome.set("read returned")
+            } catch {
+                outcome.set((error as? Errno)?.description ?? "\(error)")
+            }
+            ended.signal()
+        }
+        #expect(ended.wait(timeout: .now() + 0.3) == .timedOut, "the read did not wait for the stalled file: \(outcome.value)")
+        let cut = ContinuousClock.now
+        let serial = stream.interrupt()
+        #expect(ended.wait(timeout: .now() + 5) == .success)
+        let took = ContinuousClock.now - cut
+        #expect(outcome.value == Errno.interrupted.description, "\(outcome.value)")
+        #expect(took < .milliseconds(100), "the interrupted read returned after \(took)")
+        stream.resume(through: serial)
+        file.release.signal()
+        stream.stop()
+    }
+}
+
+final class ThrowingOutcome: @unchecked Sendable {
+    private let lock = NSLock()
+    private var text = "nothing"
+    var value: String { lock.withLock { text } }
+    func set(_ value: String) { lock.withLock { text = value } }
+}

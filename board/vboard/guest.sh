@@ -12,6 +12,12 @@ buffer-time = 92880us
 [volume]
 initial = 100
 INI
+# The stall scenario (vboard.py, VBOARD_SCENARIO=stall) gives the state directory a drive of its
+# own (virtio, FAT), which the host throttles as a slow SD card.
+if [ -f /host/state-drive ]; then
+  for _ in $(seq 50); do [ -b /dev/vda ] && break; sleep 0.1; done
+  mkdir -p /var/lib/shfl && mount -t vfat /dev/vda /var/lib/shfl && echo "VBOARD state on /dev/vda"
+fi
 # The capture: what the firmware plays comes out of the loopback's other end (silence when
 # nothing plays), at the tracks' format.
 arecord -q -D hw:Loopback,1,0 -f S16_LE -c 2 -r 44100 --period-size=1024 --buffer-size=4096 -t raw \
