@@ -23,10 +23,12 @@ import Synchronization
 public final class AudioEngine<Decoder: TrackDecoder, Sink: AudioSink> {
     private let decoder: Decoder
     private let sink: Sink
-    /// A command, and for a cut (play, stop) the decoder's interrupt serial it announced.
+    /// A command; for a cut (play, stop), the decoder's interrupt serial it announced and its
+    /// number among cuts.
     private struct Queued {
         var command: AudioCommand
         var interrupt: Int?
+        var cut: Int
     }
     private let commands = SingleProducerQueue<Queued>(capacity: 64)
     private let reports = SingleProducerQueue<AudioReport>(capacity: 256)
@@ -88,19 +90,20 @@ public final class AudioEngine<Decoder: TrackDecoder, Sink: AudioSink> {
     /// (64 commands unread: the audio thread is stuck).
     @discardableResult
     public func send(_ command: AudioCommand) -> Bool {
-        var interrupt: Int?
+        var queued = Queued(command: command, interrupt: nil, cut: 0)
         switch command {
         case .play, .stop:
+            // Counted first: the audio thread may see the interrupted read before the command.
+            queued.cut = cutsSent.wrappingAdd(1, ordering: .sequentiallyConsistent).newValue
             // A wait of the audio thread on a stalled file (the stick hangs, or is gone) ends now:
             // the cut must not wait for it.
-            interrupt = decoder.interruptReads()
-            if let interrupt { interruptSent.store(interrupt, ordering: .releasing) }
+            queued.interrupt = decoder.interruptReads()
         case .pause, .resume, .setVolume:
             break
         }
-        let queued = commands.push(Queued(command: command, interrupt: interrupt))
+        let pushed = commands.push(queued)
         commandNotifier.notify()
-        return queued
+        return pushed
     }
 
     /// Event-loop side: every report waiting, oldest first.
@@ -158,9 +161,9 @@ public final class AudioEngine<Decoder: TrackDecoder, Sink: AudioSink> {
     private var lastRetryMilliseconds: Int32 = 0
     /// How long the thread waits for the next track before the device plays out.
     private let endGraceMilliseconds: Int32 = 250
-    /// The last decoder interrupt the event loop announced (with a cut), and the last handled.
-    private let interruptSent = Atomic<Int>(0)
-    private var interruptHandled = 0
+    /// Cuts (play, stop) the event loop sent, and the last one the audio thread handled.
+    private let cutsSent = Atomic<Int>(0)
+    private var cutsHandled = 0
 
     private func report(_ report: AudioReport) {
         reports.push(report)
@@ -211,14 +214,14 @@ public final class AudioEngine<Decoder: TrackDecoder, Sink: AudioSink> {
     /// A cut the event loop announced (`send`) has not been handled yet: a decoder failure now
     /// is the interrupted wait on a stalled file, not the track's fault.
     private var isCutPending: Bool {
-        interruptSent.load(ordering: .acquiring) > interruptHandled
+        cutsSent.load(ordering: .sequentiallyConsistent) > cutsHandled
     }
 
     private func handle(_ queued: Queued) {
         let command = queued.command
         if let interrupt = queued.interrupt {
             decoder.resumeReads(through: interrupt)
-            interruptHandled = max(interruptHandled, interrupt)
+            cutsHandled = queued.cut
         }
         switch (command, state) {
         case (.play(let path, let start, let newTicket), _):

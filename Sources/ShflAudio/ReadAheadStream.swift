@@ -238,7 +238,7 @@ public final class ReadAheadStream: @unchecked Sendable {
     private func waitForReader() throws(Errno) {
         _ = consumerWake.drain()
         if isInterrupted { throw Errno.interrupted }
-        _ = poll(consumerPoll, 1, 1_000)
+        _ = poll(consumerPoll, 1, 5_000)
         if isInterrupted { throw Errno.interrupted }
     }
 
