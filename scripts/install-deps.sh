@@ -18,7 +18,7 @@ host_packages=(
   systemd
 )
 # Benchmarks (bench/): instruction counts, peak RSS, and the peers measured in the same run.
-bench_packages=(valgrind time mpd mpg123)
+bench_packages=(valgrind time mpd mpg123 stress-ng)
 # The aarch64 firmware links against Debian's arm64 libraries (multiarch) and
 # runs under qemu-user in the tests.
 firmware_packages=(
