@@ -631,13 +631,14 @@ class StallBoard(Board):
         self.extra_arguments = ["-drive", f"if=none,id=state,format=raw,file={self.state_image}",
                                 "-device", "virtio-blk-pci,drive=state,id=state-disk"]
 
-    def stick_device(self):
-        """The QOM path of the device the stick's block backend is attached to (usb-storage
-        attaches it to a SCSI disk of its own)."""
+    def block_device(self, node=None, backend=None):
+        """The QOM path of the device a block node (`node`) or a named backend (`backend`, from
+        -drive id=) is attached to: usb-storage attaches the stick to a SCSI disk of its own,
+        virtio-blk-pci its drive to a virtio-blk device of its own."""
         for device in self.qmp.execute("query-block"):
-            if device.get("inserted", {}).get("node-name") == "stick":
+            if (node and device.get("inserted", {}).get("node-name") == node) or (backend and device.get("device") == backend):
                 return device["qdev"]
-        raise Failure("query-block lists no device on the stick's node")
+        raise Failure(f"query-block lists no device on {node or backend}")
 
     def throttle(self, device, read=0, write=0):
         """Limits the device's reads or writes to `read`/`write` bytes per second (0: no limit;
@@ -662,7 +663,7 @@ def run_stall_scenario(board, checks, guest, tracks):
     time.sleep(2.0)
 
     # 1. The stick: one byte a second for 2.5 s (a weak sector retried), mid-track.
-    stick = board.stick_device()
+    stick = board.block_device(node="stick")
     board.throttle(stick, read=1)
     at["stick stalled"] = now()
     time.sleep(2.5)
@@ -672,7 +673,8 @@ def run_stall_scenario(board, checks, guest, tracks):
     time.sleep(1.5)
 
     # 2. The state drive: one byte a second for writes, while PLAY (a save), PLAY and SKIP.
-    board.throttle("state-disk", write=1)
+    card = board.block_device(backend="state")
+    board.throttle(card, write=1)
     at["card stalled"] = now()
     at["pause press"], at["pause release"] = board.press(PLAY)
     _, at["paused"], _ = board.daemon.wait(r"playing -> paused", 5)
@@ -684,7 +686,7 @@ def run_stall_scenario(board, checks, guest, tracks):
     _, at["skipped"], m = board.daemon.wait(r"playing -> loading\((.*)\)", 5)
     board.daemon.wait(r"loading -> playing\(", 10)
     time.sleep(1.0)
-    board.throttle("state-disk")
+    board.throttle(card)
     at["card restored"] = now()
     log(f"state drive writes throttled to 1 B/s for {at['card restored'] - at['card stalled']:.1f} s")
     time.sleep(1.0)
