@@ -660,7 +660,8 @@ def run_stall_scenario(board, checks, guest, tracks):
     _, at["loading"], m = board.daemon.wait(r"empty -> loading\((.*)\)", 30)
     first = m.group(1)
     _, at["playing"], _ = board.daemon.wait(r"loading -> playing\(", 10)
-    time.sleep(2.0)
+    # Past the 128 KiB the kernel may have read ahead before its read-ahead was turned off.
+    time.sleep(5.0)
 
     # 1. The stick: one byte a second for 2.5 s (a weak sector retried), mid-track.
     stick = board.block_device(node="stick")
