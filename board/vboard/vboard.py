@@ -691,6 +691,24 @@ def run_stall_scenario(board, checks, guest, tracks):
     at["card restored"] = now()
     log(f"state drive writes throttled to 1 B/s for {at['card restored'] - at['card stalled']:.1f} s")
     time.sleep(1.0)
+
+    # 3. The stick stalls as a track opens (SKIP), then is pulled: the empty state comes at once,
+    # and a stick plugged again plays (no thread is left hanging on the dead file).
+    stick = board.block_device(node="stick")
+    board.throttle(stick, read=1)
+    at["open press"], at["open release"] = board.press(SKIP)
+    since = len(board.daemon.lines)
+    _, at["opening"], _ = board.daemon.wait(r"playing -> loading\(", 5, since=since)
+    time.sleep(1.0)
+    at["pull"] = board.unplug()
+    _, at["pulled empty"], _ = board.daemon.wait(r"-> empty", 10, since=since)
+    at["replug"] = board.plug()
+    replayed = True
+    try:
+        board.daemon.wait(r"loading -> playing\(", 15, since=board.daemon.find(r"-> empty", since)[-1][0])
+    except Failure:
+        replayed = False
+    time.sleep(1.0)
     crashed = [line for line in board.serial.lines if line and line.startswith("VBOARD shfl exited")]
     checks.check(not crashed, "the firmware ran the whole stall scenario without exiting", "; ".join(crashed))
     board.stop()
@@ -716,6 +734,14 @@ def run_stall_scenario(board, checks, guest, tracks):
         latency = (at[state] - at[release]) * 1000
         checks.check(latency <= 50, f"state drive stalled: {name}'s release edge reaches its state change in "
                      f"{latency:.0f} ms (<= 50 ms)")
+    pulled = (at["pulled empty"] - at["pull"]) * 1000
+    removed = [t for _, t, _ in board.daemon.find(r"removed") if t >= at["pull"]]
+    event = (at["pulled empty"] - removed[0]) * 1000 if removed else float("nan")
+    checks.check(pulled <= 500 and event <= 100,
+                 f"the stick pulled while a track's open stalled: the empty state {event:.0f} ms after the daemon's "
+                 f"removal event (<= 100 ms), {pulled:.0f} ms after device_del (the guest kernel's disconnect and "
+                 f"udev take the rest; unstalled: about 100 ms)")
+    checks.check(replayed, "plugged again after that pull, it plays (nothing hangs on the dead file)")
     failures = board.daemon.find(r"saving stick")
     checks.check(not failures, "the saves delayed by the stall are written once it ends, without an error",
                  "; ".join(m.group(0) for _, _, m in failures[:3]))
