@@ -679,7 +679,8 @@ def run_stall_scenario(board, checks, guest, tracks):
     at["card stalled"] = now()
     at["pause press"], at["pause release"] = board.press(PLAY)
     _, at["paused"], _ = board.daemon.wait(r"playing -> paused", 5)
-    time.sleep(1.0)
+    # Paused 2.3 s while its save waits on the drive: the slow blink's schedule must keep time.
+    time.sleep(2.3)
     at["resume press"], at["resume release"] = board.press(PLAY)
     _, at["resumed"], _ = board.daemon.wait(r"paused -> playing", 5)
     time.sleep(1.0)
@@ -750,6 +751,16 @@ def run_stall_scenario(board, checks, guest, tracks):
                  f"removal event (<= 100 ms), {pulled:.0f} ms after device_del (the guest kernel's disconnect and "
                  f"udev take the rest; unstalled: about 100 ms)")
     checks.check(replayed, "plugged again after that pull, it plays (nothing hangs on the dead file)")
+    # The paused pattern (dark 1000 ms, lit 1000 ms) while the pause's save is stalled.
+    led = LedTrace(board.qtest.changes)
+    # (From the state change: the press and release before it show their own feedback.)
+    blink = led.between(at["paused"] - 0.05, at["resume press"] - 0.01)
+    kept = any([lit for _, lit in blink[i:i + 3]] == [False, True, False]
+               and abs(blink[i][0] - at["paused"]) <= 0.100
+               and abs(blink[i + 1][0] - blink[i][0] - 1.000) <= 0.030
+               and abs(blink[i + 2][0] - blink[i + 1][0] - 1.000) <= 0.030 for i in range(len(blink) - 2))
+    checks.check(kept, "state drive stalled: the paused LED pattern keeps time (dark 1000 ms, lit 1000 ms, within 30 ms)",
+                 "LED from the pause: " + led.describe(at["paused"] - 0.05, at["resume press"]))
     failures = board.daemon.find(r"saving stick")
     checks.check(not failures, "the saves delayed by the stall are written once it ends, without an error",
                  "; ".join(m.group(0) for _, _, m in failures[:3]))
