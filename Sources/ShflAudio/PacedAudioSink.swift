@@ -91,6 +91,17 @@ public final class PacedAudioSink<Inner: AudioSink>: AudioSink {
         playedUntil = nil
     }
 
+    public func playOut(orReadable interrupt: Int32) throws(DeviceError) -> Bool {
+        if isPacing, let until = playedUntil {
+            while clock.now < until {
+                if sleep(until: until, orReadable: interrupt) { return false }
+            }
+        }
+        guard try inner.playOut(orReadable: interrupt) else { return false }
+        playedUntil = nil
+        return true
+    }
+
     private func waitUntilPlayed(lead: Duration) {
         guard isPacing, let until = playedUntil else { return }
         let wake = until - lead

@@ -119,7 +119,8 @@ enum RunCommand {
                 let source: UdevEventSource = options.udevSource == "kernel" ? .kernel : options.udevSource == "udev" ? .udev : .automatic()
                 let rules = MediaRules.configured(options.mediaConfiguration, kernelFilesystems: MediaRules.kernelFilesystems())
                 let monitor = try UdevMediaMonitor(rules: rules, source: source)
-                return (monitor, SystemMediaMounter(runtimeDirectory: options.runtimeDirectory + "/media"))
+                // mount(2) on the loading thread, not the event loop.
+                return (monitor, DeferredMediaMounter(SystemMediaMounter(runtimeDirectory: options.runtimeDirectory + "/media")))
             } catch {
                 throw DaemonError(error.description)
             }
