@@ -28,6 +28,14 @@ public final class ALSAAudioSink: AudioSink {
     public let bufferTime: UInt32
     public let periodTime: UInt32
     public private(set) var underruns = 0
+
+    /// `snd_pcm_delay`: the frames written that the listener has not heard yet (0 when closed
+    /// or unknown).
+    public var queuedFrames: Int {
+        guard let pcm else { return 0 }
+        var delay: snd_pcm_sframes_t = 0
+        return snd_pcm_delay(pcm, &delay) >= 0 ? max(Int(delay), 0) : 0
+    }
     /// The format set on the device, nil before the first `configure`.
     public private(set) var format: AudioFormat?
     /// The buffer and period the device granted, in frames.

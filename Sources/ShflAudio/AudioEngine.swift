@@ -147,10 +147,12 @@ public final class AudioEngine<Decoder: TrackDecoder, Sink: AudioSink> {
     /// configured, as after a device failure).
     private var format: AudioFormat?
     private var deviceFormat: AudioFormat?
+    /// Frames of the current track written to the device, and the frame it started from.
     private var position = 0
+    private var startPosition = 0
     private var nextProgress = 0
     /// `progress` reports per second of audio: the position the player saves when the stick is
-    /// pulled is at most this much behind what was played (a report is an eventfd write).
+    /// pulled is at most this much behind what was heard (a report is an eventfd write).
     private static var progressPerSecond: Int { 4 }
     private var info: TrackInfo?
     /// Whether the current track's `started` report went out (with its first frame).
@@ -247,10 +249,10 @@ public final class AudioEngine<Decoder: TrackDecoder, Sink: AudioSink> {
             } catch {
                 deviceFailed(error)
             }
-            report(.progress(ticket: ticket, position: duration(ofFrames: position)))
+            report(.progress(ticket: ticket, position: heardPosition))
         case (.pause, .waitingForDevice):
             enter(.paused)
-            report(.progress(ticket: ticket, position: duration(ofFrames: position)))
+            report(.progress(ticket: ticket, position: heardPosition))
         case (.pause, _):
             break
         case (.resume, .paused):
@@ -285,6 +287,7 @@ public final class AudioEngine<Decoder: TrackDecoder, Sink: AudioSink> {
             let startFrame = Int(start.nanoseconds / 1_000 * Int64(opened.format.sampleRate) / 1_000_000)
             if startFrame > 0 { try decoder.seek(toFrame: startFrame) }
             position = startFrame
+            startPosition = startFrame
         } catch {
             decoder.close()
             enter(.idle)
@@ -411,7 +414,7 @@ public final class AudioEngine<Decoder: TrackDecoder, Sink: AudioSink> {
             }
             if position >= nextProgress {
                 nextProgress = position + format.sampleRate / AudioEngine.progressPerSecond
-                report(.progress(ticket: ticket, position: duration(ofFrames: position)))
+                report(.progress(ticket: ticket, position: heardPosition))
             }
             if sink.underruns != reportedUnderruns {
                 reportedUnderruns = sink.underruns
@@ -448,6 +451,13 @@ public final class AudioEngine<Decoder: TrackDecoder, Sink: AudioSink> {
         case .ended, .playingOut: enter(.idle)
         case .idle, .paused: break
         }
+    }
+
+    /// Where the listener is in the track: the frames written less those the device has not
+    /// played yet (a resume must not skip what was never heard). At a gapless join the last
+    /// track's end is still queued: never before where this track began.
+    private var heardPosition: Duration {
+        duration(ofFrames: max(position - sink.queuedFrames, startPosition))
     }
 
     private func duration(ofFrames frames: Int) -> Duration {

@@ -22,6 +22,9 @@
 ///   played, or false as soon as `interrupt` is readable, leaving the queue playing, so a
 ///   command is never held for a buffer's length and audio written next joins without a gap.
 ///   The default blocks in `drain()`.
+/// - `queuedFrames` is how much of the audio written has not been heard yet (the device's
+///   delay): what the caller subtracts to know where the listener is. 0 by default (a device
+///   that plays at once).
 /// - Errors name the device.
 /// Not thread-safe: used by the audio thread only. Nothing but `configure` and `drain` blocks
 /// longer than `waitUntilWritable` says.
@@ -38,6 +41,7 @@ public protocol AudioSink: AnyObject {
     func discard() throws(DeviceError)
     func drain() throws(DeviceError)
     func playOut(orReadable interrupt: Int32) throws(DeviceError) -> Bool
+    var queuedFrames: Int { get }
 }
 
 /// Why `AudioSink.waitUntilWritable(orReadable:)` returned.
@@ -49,6 +53,8 @@ public enum AudioSinkWakeUp: Sendable, Equatable {
 }
 
 extension AudioSink {
+    public var queuedFrames: Int { 0 }
+
     public func playOut(orReadable interrupt: Int32) throws(DeviceError) -> Bool {
         try drain()
         return true
