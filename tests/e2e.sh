@@ -104,12 +104,13 @@ if cmp -s "$capture" <(head -c "$played_bytes" "$work/first.ref") && [ "$played_
 else not_ok "the first track's audio is bit-exact (got $played_bytes bytes of $first)"; fi
 if kill -0 "$daemon" 2>/dev/null; then ok "no crash after the stick was pulled"; else not_ok "no crash after the stick was pulled"; fi
 
-# The LED so far, as seen: the heartbeat before the stick, steady light for as long as the
-# capture says it played (less the loading's first 300 ms), the heartbeat again after the pull.
+# The LED so far, as seen: the heartbeat before the stick, steady light for the last second
+# before the pull (the capture held 1.5 s of audio by then, so the track had played at least
+# 1.4 s: the paced output runs at most 100 ms ahead), the heartbeat again after the pull.
 played_ms=$(( played_bytes * 1000 / second ))
-if led_check heartbeat "$led" "$started" "$inserted" && led_check steady "$led" $(( pulled - played_ms + 300 )) $(( pulled - 20 )) &&
+if led_check heartbeat "$led" "$started" "$inserted" && led_check steady "$led" $(( pulled - 1000 )) $(( pulled - 20 )) &&
    led_check heartbeat "$led" "$pulled" "$(tests/led-trace.py last "$led")"; then
-  ok "the LED shows the heartbeat without a stick and steady light while playing (${played_ms} ms)"
+  ok "the LED shows the heartbeat without a stick and steady light while playing"
 else not_ok "the LED shows the heartbeat without a stick and steady light while playing"; fi
 
 # 4. Re-insert: resumes the same track within 10 s of the position, bit-exact from there.
@@ -163,9 +164,17 @@ if wait_for "running" 10000 && wait_count "resuming at $stopped_on " $((resumes_
   ok "restarted with the stick in, it resumes $stopped_on"
 else not_ok "restarted with the stick in, it resumes $stopped_on"; fi
 playing_before=$(count "-> playing")
-wait_count "-> playing" $((playing_before + 1)) 10000; wait_audio "$second" 10000
+wait_count "-> playing" $((playing_before + 1)) 10000
 
-# 7. kill -9 (a power cut for the process): the state file still loads, the restart resumes.
+# 7. kill -9 (a power cut for the process): the state file still loads, the restart resumes
+# the track that played. States are saved by a writer thread, so a cut just after a change of
+# track may leave the one before it (as a power cut may): the cut comes once the current track
+# has played a second, long after its save.
+settled() { # the track playing now has played a second without another change
+  local changes; changes=$(count "-> playing"); local from; from=$(size)
+  wait_audio $(( from + second )) 10000 && [ "$(count "-> playing")" -eq "$changes" ]
+}
+until_true 30000 settled
 playing=$(playing_track)
 kill -9 "$daemon"; wait "$daemon" 2>/dev/null; daemon=""
 resumes_before=$(count "resuming at $playing ")
@@ -266,14 +275,16 @@ tests/fixtures/make-demo-stick.sh "$PWD/.build-demo/stick"
 mkfifo "$work/keys"; exec 3<>"$work/keys"
 "${runner[@]}" "$shfl" demo "$PWD/.build-demo/stick" --device null <"$work/keys" >"$log" 2>&1 &
 demo=$!
-wait_for "-> playing\(" 20000 && printf ' ' >&3 && wait_for "playing -> paused" 5000 && printf 'n' >&3 &&
-  wait_for "paused -> loading" 5000 && wait_count "-> playing\(" 2 10000
+demo_step="playing"
+wait_for "-> playing\(" 20000 && demo_step="paused" && printf ' ' >&3 && wait_for "playing -> paused" 10000 &&
+  demo_step="skipped" && printf 'n' >&3 && wait_for "paused -> loading" 10000 &&
+  demo_step="playing the next" && wait_count "-> playing\(" 2 10000 && demo_step="quit"
 printf 'q' >&3
 until_true 20000 eval '! kill -0 $demo 2>/dev/null' || kill -9 "$demo"
 wait "$demo"; status=$?; exec 3>&-
 if [ "$status" -eq 0 ] && grep -q -- "playing -> paused" "$log" && grep -q -- "paused -> loading" "$log" && grep -q "stopped" "$log" && [ ! -e "/tmp/shfl-demo-$demo" ]; then
   ok "the demo plays, pauses, skips and quits on keys, and removes its runtime folder"
-else not_ok "the demo plays, pauses, skips and quits on keys, and removes its runtime folder (status $status; $(ls -d /tmp/shfl-demo-$demo 2>/dev/null))"; fi
+else not_ok "the demo plays, pauses, skips and quits on keys, and removes its runtime folder (status $status, reached: $demo_step; $(ls -d /tmp/shfl-demo-$demo 2>/dev/null))"; fi
 
 echo "e2e $arch: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
