@@ -8,7 +8,7 @@ ARM64_PKG_CONFIG := /usr/lib/aarch64-linux-gnu/pkgconfig
 # Where the firmware binaries land: out/firmware/<arch>/shfl
 OUT := out
 
-.PHONY: help deps deps-host deps-firmware deps-bench deps-vboard vboard-test bench build demo test test-host test-core-purity firmware firmware-x86_64 firmware-aarch64 test-firmware test-e2e clean
+.PHONY: help deps deps-host deps-firmware deps-bench deps-vboard deps-image image image-test vboard-test bench build demo test test-host test-core-purity firmware firmware-x86_64 firmware-aarch64 test-firmware test-e2e clean
 
 help:
 	@echo "make demo    build the player and run it here: keyboard buttons, LED in the terminal, audio"
@@ -16,6 +16,8 @@ help:
 	@echo "make bench   print the audio benchmark (instructions and peak RSS against mpg123, mpd)"
 	@echo "make vboard-test  the aarch64 firmware on an emulated arm64 board (QEMU): GPIO, USB stick, ALSA"
 	@echo "make firmware  build the Embedded Swift firmware for aarch64 and x86_64 into $(OUT)/firmware"
+	@echo "make image   the SD-card image $(OUT)/image/shfl-<version>-raspi-arm64.img.xz (Debian 12 packages)"
+	@echo "make image-test  boot that image on QEMU (virt and raspi3b) and check the player under systemd"
 
 deps: deps-host deps-firmware deps-bench
 deps-host:
@@ -26,6 +28,8 @@ deps-bench:
 	@scripts/install-deps.sh bench
 deps-vboard:
 	@scripts/install-deps.sh vboard
+deps-image:
+	@scripts/install-deps.sh image
 
 build: deps-host
 	$(SWIFT) build
@@ -88,5 +92,16 @@ test-e2e: firmware
 vboard-test: deps-host deps-vboard firmware-aarch64
 	board/vboard/vboard-test.sh $(OUT)/firmware/aarch64/shfl
 
+# The SD-card image (image/README.md): Debian 12's arm64 packages (mmdebstrap, cached in
+# .build-image/), the Shfl package, a read-only root, the state partition; out/image/.
+IMAGE_DEB ?= $(firstword $(wildcard $(OUT)/deb-throwaway/shfl_*_arm64.deb))
+image: deps-image
+	image/build.sh $(IMAGE_DEB) $(OUT)/image .build-image
+
+# The image booted on QEMU's virt (systemd, sandbox, stick, buttons, audio, power cut, watchdog,
+# power-off hold) and raspi3b (board, LED, USB stick). Its own CI step (.ci/run), after make test.
+image-test: deps-image deps-vboard deps-host
+	image/test/image-test.sh $$(ls $(OUT)/image/shfl-*-raspi-arm64.img | head -1)
+
 clean:
-	rm -rf .build .build-firmware-* $(OUT)
+	rm -rf .build .build-firmware-* .build-image $(OUT)
