@@ -94,14 +94,15 @@ vboard-test: deps-host deps-vboard firmware-aarch64
 
 # The SD-card image (image/README.md): Debian 12's arm64 packages (mmdebstrap, cached in
 # .build-image/), the Shfl package, a read-only root, the state partition; out/image/.
-IMAGE_DEB ?= $(firstword $(wildcard $(OUT)/deb-throwaway/shfl_*_arm64.deb))
-image: deps-image
-	image/build.sh $(IMAGE_DEB) $(OUT)/image .build-image
+# Until `make deb` is merged, image/stand-in-deb.sh packages the firmware the same way.
+image: deps-image firmware-aarch64
+	image/stand-in-deb.sh $(OUT)/firmware/aarch64/shfl.stripped $(OUT)/deb-standin
+	image/build.sh $(OUT)/deb-standin/shfl_0.1.0~standin_arm64.deb $(OUT)/image .build-image
 
 # The image booted on QEMU's virt (systemd, sandbox, stick, buttons, audio, power cut, watchdog,
 # power-off hold) and raspi3b (board, LED, USB stick). Its own CI step (.ci/run), after make test.
 image-test: deps-image deps-vboard deps-host
-	image/test/image-test.sh $$(ls $(OUT)/image/shfl-*-raspi-arm64.img | head -1)
+	image/test/image-test.sh $$(ls -t $(OUT)/image/shfl-*-raspi-arm64.img | head -1)
 
 clean:
 	rm -rf .build .build-firmware-* .build-image $(OUT)

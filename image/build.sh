@@ -53,8 +53,10 @@ cp -a "$here/root/." "$root/"
 cat >"$root/etc/fstab" <<EOF
 # Shfl's SD card (image/README.md). The root is read-only; the only place written while the
 # player runs is /var/lib/shfl, a small ext4 partition of its own (fsck'd at boot, journalled).
+# The boot partition is read-only too and not checked at boot (seconds saved; only a PC
+# writes it).
 PARTUUID=$disk_id-02  /               ext4   ro,noatime                                   0 0
-PARTUUID=$disk_id-01  /boot/firmware  vfat   ro,noatime,nosuid,nodev,noexec,umask=0022    0 2
+PARTUUID=$disk_id-01  /boot/firmware  vfat   ro,noatime,nosuid,nodev,noexec,umask=0022    0 0
 PARTUUID=$disk_id-03  /var/lib/shfl   ext4   rw,noatime,nosuid,nodev,noexec               0 2
 tmpfs                 /tmp            tmpfs  nosuid,nodev,size=16M,mode=1777               0 0
 tmpfs                 /var/tmp        tmpfs  nosuid,nodev,size=8M,mode=1777                0 0
@@ -67,7 +69,9 @@ rm -f "$root/var/lib/dbus/machine-id"
 chroot "$root" passwd -d root >/dev/null
 # Units that would write to the read-only root or need what the image leaves out (dbus); the
 # only console is the serial one (no getty on tty1: no keyboard or screen).
-for unit in systemd-random-seed.service systemd-update-utmp.service systemd-update-utmp-runlevel.service \
+# multi-user.target, not graphical.target: nothing graphical is installed.
+ln -sf /lib/systemd/system/multi-user.target "$root/etc/systemd/system/default.target"
+for unit in getty-static.service systemd-random-seed.service systemd-update-utmp.service systemd-update-utmp-runlevel.service \
             systemd-logind.service getty@tty1.service apt-daily.timer apt-daily-upgrade.timer \
             e2scrub_all.timer e2scrub_reap.service fstrim.timer; do
   ln -sf /dev/null "$root/etc/systemd/system/$unit"
@@ -85,6 +89,31 @@ printf '%s\n' "$cmdline" >"$boot/cmdline.txt"
 cp "$here/boot/config.txt" "$boot/config.txt"
 cp "$here/boot/README.txt" "$boot/README.txt"
 [ -f "$boot/shfl.ini" ] || { say "the package did not install /boot/firmware/shfl.ini"; exit 1; }
+
+# Kernel modules no Pi player uses (image/modules-left-out.txt) and the modules that need them
+# (by Debian's modules.dep, until none is left needing a missing one); then the index again,
+# and every module a player needs must still load with all it needs. (No ntfs3: Debian 12
+# builds its kernel without it, so NTFS sticks do not mount on this image.)
+kver="$(basename "$(ls -d "$root"/usr/lib/modules/*)")"
+moddir="$root/usr/lib/modules/$kver"
+grep -v '^#' "$here/modules-left-out.txt" | while read -r folder; do
+  [ -n "$folder" ] && rm -rf "$moddir/kernel/$folder"
+done
+while :; do
+  dependents="$(awk -F': *' -v d="$moddir/" '{ n = split($2, deps, " "); for (i = 1; i <= n; i++)
+      if (system("test -e " d deps[i]) != 0) { print $1; break } }' "$moddir/modules.dep")"
+  [ -z "$dependents" ] && break
+  for module in $dependents; do rm -f "$moddir/$module"; done
+  grep -vFf <(printf '%s:\n' $dependents) "$moddir/modules.dep" >"$work/modules.dep" || true
+  cp "$work/modules.dep" "$moddir/modules.dep"
+done
+depmod -b "$root" "$kver"
+for module in usb_storage uas sd_mod vfat exfat ext4 nls_cp437 nls_iso8859_1 nls_utf8 snd_usb_audio \
+              snd_bcm2835 vc4 snd_soc_hdmi_codec dwc2 sdhci_iproc bcm2835 snd_aloop 9p 9pnet_virtio virtio_console; do
+  modprobe -d "$root" -S "$kver" --show-depends "$module" >/dev/null 2>&1 ||
+    { say "kernel module $module is missing after leaving out image/modules-left-out.txt"; exit 1; }
+done
+say "kernel modules: $(du -sm "$moddir" | cut -f1) MiB after leaving out image/modules-left-out.txt"
 
 # What the image does not need at run time.
 rm -rf "$root"/var/cache/apt/* "$root"/var/lib/apt/lists/* "$root"/var/log/* \
@@ -111,6 +140,7 @@ mke2fs -q -t ext4 -J size=1 -L shfl-state -U 5348464c-0000-4000-8000-00000000000
 
 # The disk: MBR (every Pi's firmware reads it), the boot partition at 4 MiB.
 img="$out/$name.img"
+rm -f "$out"/shfl-*-raspi-arm64.*            # an older version's image, if any
 start1=4; start2=$(( start1 + boot_mib )); start3=$(( start2 + root_mib ))
 total=$(( start3 + state_mib ))
 rm -f "$img" "$img.xz"
@@ -130,6 +160,9 @@ printf 'boot %d %d\nroot %d %d\nstate %d %d\n' \
   $(( start1 << 20 )) $(( boot_mib << 20 )) $(( start2 << 20 )) $(( root_mib << 20 )) \
   $(( start3 << 20 )) $(( state_mib << 20 )) >"$out/$name.partitions"
 
+if [ -n "${IMAGE_SKIP_XZ:-}" ]; then          # while working on the image: no .xz, no JSON
+  say "$img: $(mib "$(stat -c %s "$img")") MiB; IMAGE_SKIP_XZ set: not compressed"; exit 0
+fi
 say "compressing $(mib "$(stat -c %s "$img")") MiB with xz"
 xz -T2 -6 -k -c "$img" >"$img.xz.tmp" && mv "$img.xz.tmp" "$img.xz"
 (cd "$out" && sha256sum "$name.img.xz" >"$name.img.xz.sha256")
