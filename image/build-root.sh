@@ -43,10 +43,13 @@ mkdir -p "$cache/debs"
 rm -rf "$root" "$root.tmp"
 include="$(IFS=,; echo "${packages[*]}")"
 echo "image: building the arm64 root with mmdebstrap (key $key): ${packages[*]}" >&2
+# merged-usr: /usr merged the way debootstrap does it, with usr-is-merged, instead of the usrmerge
+# package, which would bring perl (about 40 MB) into the image for a one-time conversion.
 # The .debs: synced into the chroot's apt cache before, out of it after (mmdebstrap's documented
 # caching hooks), then removed from the root.
 mmdebstrap --mode=root --arch=arm64 --variant=minbase --components="$COMPONENTS" \
   --include="$include" \
+  --hook-dir=/usr/share/mmdebstrap/hooks/merged-usr \
   --dpkgopt="$here/dpkg-excludes.cfg" \
   --aptopt='Acquire::Languages "none"' \
   --skip=download/empty --skip=essential/unlink \
