@@ -163,8 +163,10 @@ printf 'boot %d %d\nroot %d %d\nstate %d %d\n' \
 if [ -n "${IMAGE_SKIP_XZ:-}" ]; then          # while working on the image: no .xz, no JSON
   say "$img: $(mib "$(stat -c %s "$img")") MiB; IMAGE_SKIP_XZ set: not compressed"; exit 0
 fi
+# xz -3: about 40 % faster than -6 here (measured: 206 s against 370 s), about 20 MB larger, far below
+# the 250 MB target.
 say "compressing $(mib "$(stat -c %s "$img")") MiB with xz"
-xz -T2 -6 -k -c "$img" >"$img.xz.tmp" && mv "$img.xz.tmp" "$img.xz"
+xz -T2 -3 -k -c "$img" >"$img.xz.tmp" && mv "$img.xz.tmp" "$img.xz"
 (cd "$out" && sha256sum "$name.img.xz" >"$name.img.xz.sha256")
 img_sha=$(sha256sum "$img" | cut -d' ' -f1)
 xz_sha=$(cut -d' ' -f1 "$out/$name.img.xz.sha256")
