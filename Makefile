@@ -7,8 +7,13 @@ SWIFT ?= swift
 ARM64_PKG_CONFIG := /usr/lib/aarch64-linux-gnu/pkgconfig
 # Where the firmware binaries land: out/firmware/<arch>/shfl
 OUT := out
+# Temporary files of everything make runs (the tests' and benches' own folders, and the ones the
+# Swift toolchain leaves behind, /tmp/TemporaryDirectory.*) stay in this ignored folder;
+# `make test` empties it when it passes, `make clean` removes it.
+export TMPDIR := $(CURDIR)/.build-tmp
+$(shell mkdir -p $(TMPDIR))
 
-.PHONY: help deps deps-host deps-firmware deps-bench deps-vboard deps-image image image-test vboard-test bench build demo test test-host test-core-purity firmware firmware-x86_64 firmware-aarch64 test-firmware test-e2e clean
+.PHONY: help deps deps-host deps-firmware deps-bench deps-vboard deps-deb deps-image deb test-deb image image-test vboard-test bench build demo test test-host test-core-purity firmware firmware-x86_64 firmware-aarch64 test-firmware test-e2e clean
 
 help:
 	@echo "make demo    build the player and run it here: keyboard buttons, LED in the terminal, audio"
@@ -16,10 +21,11 @@ help:
 	@echo "make bench   print the audio benchmark (instructions and peak RSS against mpg123, mpd)"
 	@echo "make vboard-test  the aarch64 firmware on an emulated arm64 board (QEMU): GPIO, USB stick, ALSA"
 	@echo "make firmware  build the Embedded Swift firmware for aarch64 and x86_64 into $(OUT)/firmware"
+	@echo "make deb     the Debian packages $(OUT)/deb/shfl_<version>_arm64.deb and _amd64.deb"
 	@echo "make image   the SD-card image $(OUT)/image/shfl-<version>-raspi-arm64.img.xz (Debian 12 packages)"
 	@echo "make image-test  boot that image on QEMU (virt and raspi3b) and check the player under systemd"
 
-deps: deps-host deps-firmware deps-bench
+deps: deps-host deps-firmware deps-bench deps-deb
 deps-host:
 	@scripts/install-deps.sh host
 deps-firmware:
@@ -28,6 +34,8 @@ deps-bench:
 	@scripts/install-deps.sh bench
 deps-vboard:
 	@scripts/install-deps.sh vboard
+deps-deb:
+	@scripts/install-deps.sh deb
 deps-image:
 	@scripts/install-deps.sh image
 
@@ -40,10 +48,11 @@ build: deps-host
 DEMO_STICK ?= .build-demo/stick
 demo: build
 	tests/fixtures/make-demo-stick.sh .build-demo/stick
-	$$($(SWIFT) build --show-bin-path)/shfl demo $(DEMO_STICK)
+	$$($(SWIFT) build --show-bin-path)/shfl demo $(DEMO_STICK) --wav .build-demo/demo.wav
 
-test: deps test-core-purity test-host test-firmware test-e2e vboard-test bench
+test: deps test-core-purity test-host test-firmware test-e2e vboard-test test-deb bench
 	tests/systemd-unit.sh
+	rm -rf $(TMPDIR)/*
 	@echo "make test: all passed"
 
 # Benchmarks print numbers (ratios against peers measured in the same run); they assert nothing.
@@ -92,17 +101,30 @@ test-e2e: firmware
 vboard-test: deps-host deps-vboard firmware-aarch64
 	board/vboard/vboard-test.sh $(OUT)/firmware/aarch64/shfl
 
+# The Debian packages, from the stripped firmware (scripts/build-deb.sh; DEVELOPERS.md, "The
+# Debian package"): $(OUT)/deb/shfl_<version>_arm64.deb and shfl_<version>_amd64.deb.
+deb: deps-deb firmware
+	scripts/build-deb.sh arm64 $(OUT)/firmware $(OUT)/deb
+	scripts/build-deb.sh amd64 $(OUT)/firmware $(OUT)/deb
+
+# The packages installed with apt into Debian 12 roots (arm64 under qemu-user, amd64), upgraded
+# and purged; lintian on both. Roots and downloaded packages are cached in .build-deb/ (kept by
+# make clean, like the other download caches).
+test-deb: deb
+	tests/deb.sh $(OUT)/deb
+
+
 # The SD-card image (image/README.md): Debian 12's arm64 packages (mmdebstrap, cached in
-# .build-image/), the Shfl package, a read-only root, the state partition; out/image/.
-# Until `make deb` is merged, image/stand-in-deb.sh packages the firmware the same way.
-image: deps-image firmware-aarch64
-	image/stand-in-deb.sh $(OUT)/firmware/aarch64/shfl.stripped $(OUT)/deb-standin
-	image/build.sh $(OUT)/deb-standin/shfl_0.1.0~standin_arm64.deb $(OUT)/image .build-image
+# .build-image/), the arm64 package from `make deb`, a read-only root, the state partition;
+# out/image/shfl-<version>-raspi-arm64.img.xz, its .sha256 and a Pi Imager entry.
+image: deps-image deb
+	image/build.sh $(OUT)/deb/shfl_$$(dpkg-parsechangelog -l debian/changelog -SVersion)_arm64.deb $(OUT)/image .build-image
 
 # The image booted on QEMU's virt (systemd, sandbox, stick, buttons, audio, power cut, watchdog,
 # power-off hold) and raspi3b (board, LED, USB stick). Its own CI step (.ci/run), after make test.
 image-test: deps-image deps-vboard deps-host
 	image/test/image-test.sh $$(ls -t $(OUT)/image/shfl-*-raspi-arm64.img | head -1)
 
+# The download caches stay (.build-deb's roots, .build-image's .debs and arm64 root).
 clean:
-	rm -rf .build .build-firmware-* .build-image $(OUT)
+	rm -rf .build .build-firmware-* .build-deb/stage-* .build-image/work .build-image/test .build-tmp $(OUT)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages Shfl needs, only those missing.
-# Usage: scripts/install-deps.sh [host|firmware|bench|vboard|image|all]   (default: all)
+# Usage: scripts/install-deps.sh [host|firmware|bench|vboard|deb|image|all]   (default: all)
 # Uses sudo when not root. Idempotent: a second run installs nothing. "image" also registers
 # qemu-aarch64 with the kernel's binfmt_misc (mmdebstrap runs the arm64 root's maintainer scripts).
 set -euo pipefail
@@ -19,7 +19,8 @@ host_packages=(
   systemd
 )
 # Benchmarks (bench/): instruction counts, peak RSS, and the peers measured in the same run.
-bench_packages=(valgrind time mpd mpg123)
+# stress-ng keeps a core busy while the timing-dependent tests run (DEVELOPERS.md, "Checks under load").
+bench_packages=(valgrind time mpd mpg123 stress-ng)
 # The aarch64 firmware links against Debian's arm64 libraries (multiarch) and
 # runs under qemu-user in the tests.
 firmware_packages=(
@@ -37,14 +38,22 @@ vboard_packages=(qemu-system-arm fdisk dosfstools mtools cpio kmod python3)
 # raspi3b) and checks the state partition with e2fsck.
 image_packages=(mmdebstrap qemu-user-static qemu-system-arm arch-test fdisk dosfstools mtools e2fsprogs xz-utils python3 debian-archive-keyring cpio zstd)
 
+# The Debian packages (`make deb`, tests/deb.sh): dpkg-dev (dpkg-shlibdeps, dpkg-gencontrol,
+# dpkg-architecture), lintian, mmdebstrap for the Debian 12 roots the test installs into, and
+# qemu-user-static with binfmt-support (update-binfmts) so that dpkg and apt run inside the
+# arm64 root; arch-test tells whether this machine can run arm64 binaries; man-db renders the
+# man pages with warnings on.
+deb_packages=(dpkg-dev lintian mmdebstrap qemu-user-static binfmt-support arch-test man-db)
+
 case "$what" in
   host) wanted=("${host_packages[@]}") ;;
   firmware) wanted=("${firmware_packages[@]}") ;;
   bench) wanted=("${bench_packages[@]}") ;;
   vboard) wanted=("${vboard_packages[@]}") ;;
+  deb) wanted=("${deb_packages[@]}") ;;
   image) wanted=("${image_packages[@]}") ;;
-  all) wanted=("${host_packages[@]}" "${firmware_packages[@]}" "${bench_packages[@]}" "${vboard_packages[@]}" "${image_packages[@]}") ;;
-  *) echo "usage: $0 [host|firmware|bench|vboard|image|all]" >&2; exit 2 ;;
+  all) wanted=("${host_packages[@]}" "${firmware_packages[@]}" "${bench_packages[@]}" "${vboard_packages[@]}" "${deb_packages[@]}" "${image_packages[@]}") ;;
+  *) echo "usage: $0 [host|firmware|bench|vboard|deb|image|all]" >&2; exit 2 ;;
 esac
 
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }

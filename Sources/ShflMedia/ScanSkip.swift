@@ -14,6 +14,11 @@ public enum ScanSkip: Hashable, Sendable, CaseIterable, CustomStringConvertible 
     case notRegularFile
     /// A folder nested deeper than `ScanLimits.maximumDepth`; nothing in it is looked at.
     case tooDeep
+    /// A folder beyond `ScanLimits.maximumFolders` (the deepest, then the last in path order);
+    /// nothing in it is looked at.
+    case folderLimit
+    /// An MP3 file beyond `ScanLimits.maximumTracks` (the last in path order): found, not kept.
+    case trackLimit
     /// A folder on another file system (something is mounted inside the stick).
     case otherFileSystem
     /// A folder or file the system would not read or describe (permissions, I/O error).
@@ -25,8 +30,8 @@ public enum ScanSkip: Hashable, Sendable, CaseIterable, CustomStringConvertible 
     /// counted).
     public var isNotedSingly: Bool {
         switch self {
-        case .hidden, .systemFolder, .notMP3: false
-        case .symbolicLink, .notRegularFile, .tooDeep, .otherFileSystem, .unreadable, .playlist: true
+        case .hidden, .systemFolder, .notMP3, .trackLimit: false
+        case .symbolicLink, .notRegularFile, .tooDeep, .folderLimit, .otherFileSystem, .unreadable, .playlist: true
         }
     }
 
@@ -41,6 +46,8 @@ public enum ScanSkip: Hashable, Sendable, CaseIterable, CustomStringConvertible 
         case .symbolicLink: noun = one ? "symbolic link" : "symbolic links"
         case .notRegularFile: noun = one ? "special file" : "special files"
         case .tooDeep: noun = one ? "folder too deep" : "folders too deep"
+        case .folderLimit: noun = one ? "folder over the folder limit" : "folders over the folder limit"
+        case .trackLimit: noun = one ? "MP3 file over the track limit" : "MP3 files over the track limit"
         case .otherFileSystem: noun = one ? "folder on another file system" : "folders on other file systems"
         case .unreadable: noun = one ? "unreadable entry" : "unreadable entries"
         case .playlist: noun = one ? "playlist problem" : "playlist problems"

@@ -3,22 +3,35 @@ import ShflCore
 /// What a `StickScanner` found on a stick: the MP3 files (the candidates for the 120), the
 /// playlist if there is one, and everything it left out and why.
 public struct StickScan: Sendable {
-    /// Why a scan stopped before it had seen everything.
+    /// The limit that cut a scan short: the walk stopped before it had seen everything
+    /// (entries, time), or it left out what did not fit (folders, tracks).
     public enum Stop: Hashable, Sendable, CustomStringConvertible {
         case entryLimit(Int)
         case timeLimit(Duration)
+        /// `limit` folders entered; `leftOut` more (the deepest, then the last in path order)
+        /// were not.
+        case folderLimit(Int, leftOut: Int)
+        /// `limit` MP3 files kept (the first in path order); `leftOut` more were found.
+        case trackLimit(Int, leftOut: Int)
 
         public var description: String {
             switch self {
             case .entryLimit(let count): "stopped after " + String(count) + " entries (the limit); the rest of the stick was not looked at"
             case .timeLimit(let limit): "stopped after " + limit.millisecondsDescription + " (the time limit); the rest of the stick was not looked at"
+            case .folderLimit(let limit, let leftOut):
+                "entered " + String(limit) + " folders (the limit), the shallowest first; " + String(leftOut)
+                    + (leftOut == 1 ? " more was" : " more were") + " not looked at"
+            case .trackLimit(let limit, let leftOut):
+                "kept " + String(limit) + " MP3 files (the limit), the first in path order; " + String(leftOut)
+                    + (leftOut == 1 ? " more was" : " more were") + " left out"
             }
         }
     }
 
     /// The directory scanned.
     public var root: FilePath
-    /// The MP3 files, in the order they were found.
+    /// The MP3 files, at most `ScanLimits.maximumTracks` (the first in path order), in no
+    /// particular order (the selection sorts them).
     public var candidates: [LibraryCandidate] = []
     /// The root's `shfl.m3u8` or `shfl.m3u`, parsed, if there is a usable one.
     public var playlist: Playlist?
@@ -30,6 +43,8 @@ public struct StickScan: Sendable {
     /// Directory entries looked at, and folders entered (the root included).
     public var entriesVisited = 0
     public var foldersVisited = 0
+    /// The walk's stop if it stopped, else the folder limit if it left folders out, else the
+    /// track limit if it left MP3 files out; nil when everything was looked at and kept.
     public var stop: Stop?
     public var elapsed: Duration = .zero
 
@@ -79,6 +94,12 @@ public struct StickScan: Sendable {
         }
         line += skipped.isEmpty ? "; nothing skipped" : "; skipped: " + skipped
         return line
+    }
+
+    /// Counts `count` skipped entries of a kind never noted singly.
+    mutating func count(_ skip: ScanSkip, _ count: Int) {
+        guard count > 0 else { return }
+        skipCounts[skip, default: 0] += count
     }
 
     /// Records one skipped entry.

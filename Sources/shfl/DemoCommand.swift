@@ -11,7 +11,10 @@ import ShflSystem
 /// plays the buttons, the LED is drawn in the terminal, audio goes to the sound card, or, when
 /// there is none, to a WAV file named on screen (paced to real time).
 enum DemoCommand {
-    static let usage = "usage: shfl demo [FOLDER (default .build-demo/stick)] [--device PCM]"
+    static let usage = "usage: shfl demo [FOLDER (default .build-demo/stick)] [--device PCM] [--wav FILE (default " + defaultWAV + ")]"
+    /// Where the audio goes without a sound card (and without --device): one file, replaced
+    /// by each run, outside the runtime folder the demo removes.
+    static let defaultWAV = "/tmp/shfl-demo.wav"
     static let keys = """
         keys: space = PLAY   n = SKIP   h = hold PLAY (capacity)   r = hold SKIP (reshuffle)
               + / - = volume   u = unplug the stick   p = plug it back   q = quit
@@ -20,7 +23,7 @@ enum DemoCommand {
     static func run(_ arguments: [String]) -> Int32 {
         let command: CommandOptions
         do {
-            command = try CommandOptions.parse(arguments[...], valued: ["--device"], flags: [], positionals: true)
+            command = try CommandOptions.parse(arguments[...], valued: ["--device", "--wav"], flags: [], positionals: true)
         } catch {
             StandardStreams.writeLine("shfl demo: " + error.message + "\n" + usage, toError: true)
             return 2
@@ -31,6 +34,7 @@ enum DemoCommand {
         }
         let folder = command.positionals.first ?? ".build-demo/stick"
         let device = command.value("--device")
+        let wav = command.value("--wav") ?? defaultWAV
         var folderStatus = stat()
         guard stat(folder, &folderStatus) == 0, FileStatus.Kind(mode: folderStatus.st_mode) == .directory else {
             StandardStreams.writeLine("shfl demo: no folder '" + folder + "' (make demo generates one)", toError: true)
@@ -42,6 +46,15 @@ enum DemoCommand {
         _ = mkdir(runtime, 0o755)
         _ = mkdir(sticks, 0o755)
         _ = mkdir(runtime + "/state", 0o755)
+        // The runtime folder (the stick's link, the state, the control socket) goes with the
+        // demo, however it ends; the WAV, if any, is outside it and stays.
+        defer {
+            do {
+                try FileDescriptor.currentDirectory.removeTree(Array(runtime.utf8))
+            } catch {
+                StandardStreams.writeLine("shfl demo: cannot remove " + runtime + ": " + error.description, toError: true)
+            }
+        }
 
         var options = DaemonOptions()
         options.media = sticks
@@ -54,10 +67,10 @@ enum DemoCommand {
         } else if ALSAAudioSink.canOpen(device: "default") {
             options.audioDevice = "default"
         } else {
-            options.audioDevice = ALSAAudioSink.wavFile(path: runtime + "/demo.wav")
-            options.audioDeviceLabel = "WAV file " + runtime + "/demo.wav"
+            options.audioDevice = ALSAAudioSink.wavFile(path: wav)
+            options.audioDeviceLabel = "WAV file " + wav
             options.paceAudio = true
-            StandardStreams.writeLine("no sound card here: the audio goes to " + runtime + "/demo.wav", toError: true)
+            StandardStreams.writeLine("no sound card here: the audio goes to " + wav, toError: true)
         }
         StandardStreams.writeLine("shfl demo: stick " + absolute + "\n" + keys, toError: true)
 
@@ -104,7 +117,6 @@ enum DemoCommand {
             StandardStreams.writeLine("shfl demo: " + error.description, toError: true)
         }
         terminal.restore()
-        _ = unlink(link)
         _ = keyboard
         StandardStreams.writeLine("", toError: true)
         return exitStatus

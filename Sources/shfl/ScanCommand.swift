@@ -3,14 +3,14 @@ import ShflMedia
 import ShflSystem
 
 /// `shfl scan PATH [--policy NAME] [--seed N] [--max-depth N] [--max-entries N]
-/// [--time-limit-ms N]`: scans a mounted stick (or any folder) as the player would, and prints
+/// [--max-folders N] [--max-tracks N] [--time-limit-ms N]`: scans a mounted stick (or any folder) as the player would, and prints
 /// what was skipped and why, the tracks chosen, "N/120" and the policy or playlist that chose.
 /// Exit status 0, 1 when PATH cannot be scanned, 2 for a usage error.
 enum ScanCommand {
-    static let usage = "usage: shfl scan PATH [--policy alphabetical|recently-added|most-played|recently-played|random] [--seed N] [--max-depth N] [--max-entries N] [--time-limit-ms N]"
+    static let usage = "usage: shfl scan PATH [--policy alphabetical|recently-added|most-played|recently-played|random] [--seed N] [--max-depth N] [--max-entries N] [--max-folders N] [--max-tracks N] [--time-limit-ms N]"
 
     static func run(_ arguments: [String]) -> Int32 {
-        let numbers = ["--seed", "--max-depth", "--max-entries", "--time-limit-ms"]
+        let numbers = ["--seed", "--max-depth", "--max-entries", "--max-folders", "--max-tracks", "--time-limit-ms"]
         let options: CommandOptions
         do {
             options = try CommandOptions.parse(arguments[...], valued: ["--policy"] + numbers, flags: [], positionals: true)
@@ -35,6 +35,8 @@ enum ScanCommand {
             case "--seed": seed = UInt64(number)
             case "--max-depth": limits.maximumDepth = number
             case "--max-entries": limits.maximumEntries = number
+            case "--max-folders": limits.maximumFolders = number
+            case "--max-tracks": limits.maximumTracks = number
             default: limits.timeLimit = .milliseconds(Int64(number))
             }
         }

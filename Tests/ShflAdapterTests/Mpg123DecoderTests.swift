@@ -104,7 +104,8 @@ func decodeAll(_ decoder: some TrackDecoder, _ path: FilePath) throws -> (TrackI
             failure = error
         }
         let elapsed = Date().timeIntervalSince(start)
-        #expect(elapsed < 2, "\(name) took \(elapsed) s: a hang")
+        // A hang guard only: generous, so a busy machine never trips it.
+        #expect(elapsed < 20, "\(name) took \(elapsed) s: a hang")
         let error = try #require(failure, "\(name) decoded without an error")
         #expect(error.description.contains(path.description))
         switch (name, error) {

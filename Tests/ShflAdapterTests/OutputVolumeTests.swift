@@ -40,25 +40,53 @@ import Testing
     }
 }
 
+/// A simulated device that records when each `configure` (open) was attempted, on the host's
+/// monotonic clock: the back-off is read from these instants, not from a count in a window.
+final class AttemptTimingSink: AudioSink {
+    let inner = SimulatedAudioSink()
+    private let lock = NSLock()
+    private var instants: [ContinuousClock.Instant] = []
+
+    var attempts: [ContinuousClock.Instant] { lock.withLock { instants } }
+    var underruns: Int { inner.underruns }
+
+    func configure(_ format: AudioFormat) throws(DeviceError) {
+        lock.withLock { instants.append(.now) }
+        try inner.configure(format)
+    }
+    func write(_ samples: UnsafeBufferPointer<Int16>) throws(DeviceError) -> Int { try inner.write(samples) }
+    func waitUntilWritable(orReadable interrupt: Int32) throws(DeviceError) -> AudioSinkWakeUp {
+        try inner.waitUntilWritable(orReadable: interrupt)
+    }
+    func setPaused(_ paused: Bool) throws(DeviceError) -> Int { try inner.setPaused(paused) }
+    func discard() throws(DeviceError) { try inner.discard() }
+    func drain() throws(DeviceError) { try inner.drain() }
+}
+
 @Suite struct AudioEngineBackOffTests {
     @Test func aVanishedDeviceIsRetriedWithBackOffNotInABusyLoop() throws {
         let decoder = SimulatedTrackDecoder()
         decoder.add(FilePath("/t.mp3"), .init(frames: 44_100, seed: 1))
-        let sink = SimulatedAudioSink()
-        sink.persistentFailure = DeviceError("simulated: no such device", code: 19)
+        let sink = AttemptTimingSink()
+        sink.inner.persistentFailure = DeviceError("simulated: no such device", code: 19)
         let engine = try AudioEngine(decoder: decoder, sink: sink)
         try engine.start()
         engine.send(.play(FilePath("/t.mp3"), from: .zero, ticket: 1))
-        let reports = try collectReports(from: engine, timeout: 1.6) { _ in false }
-        // 0, 100, 300, 700, 1500 ms: five attempts in 1.6 s, not thousands.
-        let attempts = sink.configureAttempts
-        #expect(attempts >= 4 && attempts <= 6, "\(attempts) attempts in 1.6 s")
+        let reports = try collectReports(from: engine) { _ in sink.attempts.count >= 5 }
         #expect(reports.contains { if case .deviceFailed(let message) = $0 { message.contains("no such device") } else { false } })
+        // The waits between attempts double from 100 ms (a busy loop would retry at once).
+        // Only lower bounds: a loaded machine makes the waits longer, never shorter.
+        let attempts = sink.attempts
+        let waits = zip(attempts, attempts.dropFirst()).map { pair in pair.1 - pair.0 }
+        for (index, wait) in waits.prefix(4).enumerated() {
+            let planned = Duration.milliseconds(100 << index)
+            #expect(wait >= planned * 0.9, "attempt \(index + 2) came \(wait) after the one before (planned \(planned))")
+        }
         // The device comes back: playback continues without a new command.
-        sink.persistentFailure = nil
-        let resumed = try collectReports(from: engine, timeout: 6, until: isFinished(1))
+        sink.inner.persistentFailure = nil
+        let resumed = try collectReports(from: engine, until: isFinished(1))
         engine.stopThread()
         #expect(resumed.contains { $0 == .finished(ticket: 1) })
-        #expect(sink.samples.count == 88_200)
+        #expect(sink.inner.samples.count == 88_200)
     }
 }

@@ -65,7 +65,7 @@ private final class SteppingClock: MonotonicClock {
         #expect(selection.capacityDescription == "3/120")
     }
 
-    @Test func twentyThousandFilesStopAtTheEntryLimitAndStillSelect120() throws {
+    @Test func twentyThousandFilesKeepTheFirstInPathOrderWithinTheTrackLimit() throws {
         let root = try tree("many") { root in
             for folder in 0..<40 {
                 let path = root + "/Folder \(folder)"
@@ -74,23 +74,140 @@ private final class SteppingClock: MonotonicClock {
             }
         }
         defer { MediaTestSupport.remove(root) }
+        let all = (0..<40).flatMap { folder in (0..<500).map { TrackPath("Folder \(folder)/\($0).mp3") } }.sorted()
 
-        let started = Date()
-        let scan = try scanner.scan(FilePath(root))
-        let seconds = Date().timeIntervalSince(started)
-        #expect(scan.stop == .entryLimit(20_000))
-        #expect(scan.entriesVisited == 20_000)
-        #expect(scan.candidates.count == 20_000 - (scan.foldersVisited - 1))
-        #expect(seconds < 2, "scan of 20,000 entries took \(seconds) s")
-        let selection = scan.selection(policy: .alphabetical)
-        #expect(selection.tracks.count == 120)
-        #expect(selection.notes.count == 1)
-
-        // With room for all of them, all 20,000 are found.
-        let roomy = StickScanner(limits: ScanLimits(maximumEntries: 30_000, timeLimit: .seconds(30)), clock: SystemMonotonicClock())
-        let full = try roomy.scan(FilePath(root))
+        // The standard limits find all 20,000.
+        let full = try scanner.scan(FilePath(root))
+        print("scan of 20,000 MP3 files in 40 folders: \(full.elapsed.millisecondsDescription)")
         #expect(full.stop == nil)
         #expect(full.candidates.count == 20_000)
+
+        // 5,000 kept: the first 5,000 in path order, whatever order the walk met them in.
+        let kept = try StickScanner(limits: ScanLimits(maximumTracks: 5_000), clock: SystemMonotonicClock()).scan(FilePath(root))
+        #expect(kept.stop == .trackLimit(5_000, leftOut: 15_000))
+        #expect(kept.skipCounts[.trackLimit] == 15_000)
+        #expect(kept.entriesVisited == 20_040)
+        #expect(paths(kept) == Set(all.prefix(5_000)))
+        let selection = kept.selection(policy: .alphabetical)
+        #expect(selection.tracks == Array(all.prefix(120)))
+        #expect(selection.notes.count == 1)
+
+        // The entry limit stops the walk: the 40 folders, then 19,960 files in them.
+        let cut = try StickScanner(limits: ScanLimits(maximumEntries: 20_000), clock: SystemMonotonicClock()).scan(FilePath(root))
+        #expect(cut.stop == .entryLimit(20_000))
+        #expect(cut.entriesVisited == 20_000)
+        #expect(cut.candidates.count == 19_960)
+        #expect(cut.selection(policy: .alphabetical).tracks.count == 120)
+    }
+
+    /// Over the folder limit, the folders entered are the shallowest, then the first in path
+    /// order, whatever order they were made (and listed) in; the others are named.
+    @Test func theFolderLimitEntersTheShallowestFirstInPathOrder() throws {
+        let names = (0..<30).map { "Album \(String(100 + $0))" }
+        let root = try tree("folders") { root in
+            for name in names.reversed() {
+                try MediaTestSupport.makeDirectory(root + "/" + name + "/Disc 1")
+                try MediaTestSupport.makeFile(root + "/" + name + "/a.mp3")
+                try MediaTestSupport.makeFile(root + "/" + name + "/Disc 1/b.mp3")
+            }
+        }
+        defer { MediaTestSupport.remove(root) }
+
+        let limited = StickScanner(limits: ScanLimits(maximumFolders: 41), clock: SystemMonotonicClock())
+        let scan = try limited.scan(FilePath(root))
+        // The root, the 30 albums, then the first 10 albums' "Disc 1".
+        var expected = Set(names.map { TrackPath($0 + "/a.mp3") })
+        for name in names.prefix(10) { expected.insert(TrackPath(name + "/Disc 1/b.mp3")) }
+        #expect(paths(scan) == expected)
+        #expect(scan.foldersVisited == 41)
+        #expect(scan.stop == .folderLimit(41, leftOut: 20))
+        #expect(scan.notes.map { $0.path } == names.dropFirst(10).map { TrackPath($0 + "/Disc 1") })
+        #expect(scan.notes.first?.reason == "beyond the first 41 folders (the limit); not entered")
+        #expect(scan.summary.contains("20 folders over the folder limit"))
+
+    }
+
+    /// A folder of many folders: only the names of the first (in path order) are kept while it
+    /// is listed, the rest are counted.
+    @Test func aFolderOfManyFoldersKeepsTheFirstWithinTheFolderLimit() throws {
+        let names = (0..<300).map { "Folder \(String(1_000 + $0))" }
+        let root = try tree("wide") { root in
+            for name in names.reversed() {
+                try MediaTestSupport.makeDirectory(root + "/" + name)
+                try MediaTestSupport.makeFile(root + "/" + name + "/a.mp3")
+            }
+        }
+        defer { MediaTestSupport.remove(root) }
+
+        let scan = try StickScanner(limits: ScanLimits(maximumFolders: 6), clock: SystemMonotonicClock()).scan(FilePath(root))
+        #expect(paths(scan) == Set(names.prefix(5).map { TrackPath($0 + "/a.mp3") }))
+        #expect(scan.stop == .folderLimit(6, leftOut: 295))
+        #expect(scan.skipCounts[.folderLimit] == 295)
+        #expect(scan.notes.count == 100, "at most maximumNotes")
+    }
+
+    /// Music/: 10 artists, 3 albums each, 10 tracks and a cover each (300 MP3 files).
+    func makeMusic(_ root: String) throws -> Set<TrackPath> {
+        var tracks: Set<TrackPath> = []
+        for artist in 0..<10 {
+            for album in 0..<3 {
+                let folder = "Music/Artist \(artist)/Album \(album)"
+                try MediaTestSupport.makeDirectory(root + "/" + folder)
+                try MediaTestSupport.makeFile(root + "/" + folder + "/cover.jpg")
+                for track in 0..<10 {
+                    let path = folder + "/\(track) Song.mp3"
+                    try MediaTestSupport.makeFile(root + "/" + path)
+                    tracks.insert(TrackPath(path))
+                }
+            }
+        }
+        return tracks
+    }
+
+    /// Issue #11: a phone's photo backup beside the music. DCIM/ holds 100,000 pictures in
+    /// nested folders, made first and named to come first: every MP3 file must still be found,
+    /// and the scan must not be cut short by the junk.
+    @Test func aPhotoBackupOf100000FilesBesideTheMusicHidesNoTrack() throws {
+        let root = try tree("junk") { root in
+            for camera in 0..<20 {
+                for burst in 0..<10 {
+                    let folder = root + "/DCIM/\(100 + camera)APPLE/Burst \(burst)"
+                    try MediaTestSupport.makeDirectory(folder)
+                    for picture in 0..<500 { try MediaTestSupport.makeFile(folder + "/IMG_\(burst * 500 + picture).JPG") }
+                }
+            }
+        }
+        defer { MediaTestSupport.remove(root) }
+        let music = try makeMusic(root)
+
+        let scan = try scanner.scan(FilePath(root))
+        print("scan of 100,000 junk entries + \(music.count) tracks: \(scan.elapsed.millisecondsDescription), found \(paths(scan).intersection(music).count)/\(music.count)")
+        let missing = music.subtracting(paths(scan))
+        #expect(missing.isEmpty, "\(missing.count) of \(music.count) tracks not found, such as \(missing.sorted().first?.description ?? "")")
+        #expect(paths(scan).isSubset(of: music))
+        #expect(scan.stop == nil, "\(scan.stop?.description ?? "")")
+        #expect(scan.skipCounts[.notMP3] == 100_000 + 30)
+        let selection = scan.selection(policy: .alphabetical)
+        #expect(selection.candidateCount == 300)
+        #expect(selection.tracks == Array(music.sorted().prefix(120)), "the first 120 in path order")
+    }
+
+    /// Shallow before deep: a deep junk tree cannot use up the entry limit before the music
+    /// beside it is looked at, whatever order the file system lists them in.
+    @Test func deepJunkCannotStarveShallowMusic() throws {
+        let root = try tree("deepjunk") { root in
+            let deep = root + "/Backup/a/b/c/d/e/f"
+            try MediaTestSupport.makeDirectory(deep)
+            for file in 0..<5_000 { try MediaTestSupport.makeFile(deep + "/\(file).dat") }
+        }
+        defer { MediaTestSupport.remove(root) }
+        let music = try makeMusic(root)
+
+        let small = StickScanner(limits: ScanLimits(maximumEntries: 2_000), clock: SystemMonotonicClock())
+        let scan = try small.scan(FilePath(root))
+        let missing = music.subtracting(paths(scan))
+        #expect(missing.isEmpty, "\(missing.count) of \(music.count) tracks not found")
+        #expect(scan.stop == .entryLimit(2_000))
     }
 
     @Test func tenThousandNestedFoldersStopAtDepthEight() throws {

@@ -91,17 +91,23 @@ func waitForEvents(
         defer { MediaTestSupport.remove(folder) }
         try StickImages.fat(folder + "/fat.img")
         let monitor = try UdevMediaMonitor(rules: Self.anyBus, source: .udev)
-
-        let loop = try LoopDevice(image: folder + "/fat.img")
-        defer { loop.detach() }
-        let arrived = try waitForEvents(monitor, of: loop.node) { !$0.isEmpty }
-        #expect(arrived == [.arrived(Self.fatStick(loop.node))])
-        // Enumerated from udev's database.
-        let again = try UdevMediaMonitor(rules: Self.anyBus, source: .udev)
-        #expect(try again.present().contains(Self.fatStick(loop.node)))
-
-        loop.detach()
-        #expect(try waitForEvents(monitor, of: loop.node) { !$0.isEmpty } == [.left(source: loop.node)])
+        var poller = Poller()
+        poller.watch(FileDescriptor(rawValue: monitor.pollDescriptor))
+        var loop: LoopDevice?
+        defer { loop?.detach() }
+        try checkMediaMonitorHotPlugContract(monitor, driver: MediaMonitorStickDriver(
+            arrive: {
+                let attached = try LoopDevice(image: folder + "/fat.img")
+                loop = attached
+                return Self.fatStick(attached.node)
+            },
+            leave: { loop?.detach() },
+            waitUntilReadable: { seconds in try poller.wait(timeoutMilliseconds: Int32(seconds * 1_000)) > 0 },
+            whilePresent: { stick in
+                // Enumerated from udev's database by a monitor started later.
+                let later = try UdevMediaMonitor(rules: Self.anyBus, source: .udev)
+                #expect(try later.present().contains(stick))
+            }))
     }
 
     /// Everything real: a stick (an ext4 image on a loop device) arrives through libudev (from

@@ -32,7 +32,9 @@ import Testing
         #expect(c.media.source == .udev)
         #expect(c.media.filesystems == ["vfat", "exfat", "ext4", "ntfs"])
         #expect(c.media.scanDepth == 8)
-        #expect(c.media.scanEntries == 20_000)
+        #expect(c.media.scanEntries == 500_000)
+        #expect(c.media.scanFolders == 10_000)
+        #expect(c.media.scanTracks == 20_000)
         #expect(c.media.scanTime == .milliseconds(2_000))
         #expect(c.system.stateDirectory == "/var/lib/shfl")
         #expect(c.system.runtimeDirectory == "/run/shfl")
@@ -52,7 +54,8 @@ import Testing
             "[buttons] settle-time": "20ms", "[buttons] capacity-hold": "2s", "[buttons] reshuffle-hold": "2s",
             "[buttons] power-off-hold": "6s", "[buttons] volume-repeat": "500ms, 250ms",
             "[media] source": "udev", "[media] filesystems": "vfat, exfat, ext4, ntfs", "[media] scan-depth": "8",
-            "[media] scan-entries": "20000", "[media] scan-time": "2s",
+            "[media] scan-entries": "500000", "[media] scan-folders": "10000", "[media] scan-tracks": "20000",
+            "[media] scan-time": "2s",
             "[system] state-directory": "/var/lib/shfl", "[system] runtime-directory": "/run/shfl",
             "[system] control-socket": "/run/shfl/control",
         ])
@@ -99,6 +102,8 @@ import Testing
         ("media", "filesystems", "vfat ext4,ntfs3", { $0.media.filesystems == ["vfat", "ext4", "ntfs"] }),
         ("media", "scan-depth", "3", { $0.media.scanDepth == 3 }),
         ("media", "scan-entries", "500", { $0.media.scanEntries == 500 }),
+        ("media", "scan-folders", "50", { $0.media.scanFolders == 50 }),
+        ("media", "scan-tracks", "120", { $0.media.scanTracks == 120 }),
         ("media", "scan-time", "500 ms", { $0.media.scanTime == .milliseconds(500) }),
         ("system", "state-directory", "/data/shfl", { $0.system.stateDirectory == "/data/shfl" }),
         ("system", "runtime-directory", "/tmp/shfl-run", { $0.system.runtimeDirectory == "/tmp/shfl-run" }),

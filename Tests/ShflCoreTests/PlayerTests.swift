@@ -182,6 +182,50 @@ extension [PlayerEffect] {
         }
     }
 
+    /// Truncated files start, play a moment, then fail to decode: a failure however long the
+    /// track played, so such a stick ends in the error state instead of starting tracks for ever.
+    @Test func tracksThatStartAndThenFailStillEndInError() {
+        var player = Player()
+        _ = player.handle(.stickLoaded(PlayerFixture.loaded(4)))
+        var logLines = 0
+        var steps = 0
+        while player.state.name != "error" && steps < 100 {
+            for effects in [player.handle(.audioStarted(ticket: player.ticket)),
+                            player.handle(.progress(ticket: player.ticket, position: .milliseconds(250))),
+                            player.handle(.trackFailed(ticket: player.ticket, reason: "decoding failed at 0.3 s"))] {
+                logLines += effects.filter { if case .log = $0 { true } else { false } }.count
+            }
+            steps += 1
+        }
+        #expect(player.state == .error(.allTracksFailed(count: 4)))
+        #expect(steps == 4)
+        #expect(logLines <= 4 * 3 + 1)
+        // Quiet until PLAY, which retries the whole cycle once more.
+        #expect(player.handle(.skip).startedTracks.isEmpty)
+        #expect(player.handle(.playPause).startedTracks.count == 1)
+        for _ in 0..<4 {
+            _ = player.handle(.audioStarted(ticket: player.ticket))
+            _ = player.handle(.trackFailed(ticket: player.ticket, reason: "decoding failed"))
+        }
+        #expect(player.state == .error(.allTracksFailed(count: 4)))
+        _ = player.handle(.stickRemoved)
+        #expect(player.state == .empty)
+    }
+
+    /// A track the listener leaves while it plays (SKIP, reshuffle) did not fail: it resets the
+    /// count as a track that reaches its end does, so one good track keeps a stick out of error.
+    @Test func leavingAPlayingTrackResetsTheFailureCount() {
+        var player = Player()
+        _ = player.handle(.stickLoaded(PlayerFixture.loaded(3)))
+        for _ in 0..<10 {
+            _ = player.handle(.trackFailed(ticket: player.ticket, reason: "broken"))
+            _ = player.handle(.trackFailed(ticket: player.ticket, reason: "broken"))
+            _ = player.handle(.audioStarted(ticket: player.ticket))
+            _ = player.handle(.skip)
+            #expect(player.state.name == "loading")
+        }
+    }
+
     @Test func pauseAndResumeKeepTheTrack() {
         var player = PlayerFixture.player(in: "playing")
         let track = player.state.track

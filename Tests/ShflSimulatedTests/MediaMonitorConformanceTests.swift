@@ -10,6 +10,13 @@ import Testing
         try checkMediaMonitorIdleContract(SimulatedMediaMonitor())
     }
 
+    @Test func meetsTheHotPlugContract() throws {
+        let monitor = SimulatedMediaMonitor()
+        try checkMediaMonitorHotPlugContract(monitor, driver: MediaMonitorStickDriver(
+            arrive: { monitor.insert(stick); return stick }, leave: { monitor.remove(source: stick.source) },
+            waitUntilReadable: { _ in true }))
+    }
+
     @Test func reportsInsertAndRemovalInOrderOnce() throws {
         let monitor = SimulatedMediaMonitor()
         monitor.insert(stick)

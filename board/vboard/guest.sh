@@ -6,17 +6,27 @@ out=/host/out
 cat >/tmp/shfl.ini <<'INI'
 [audio]
 device = hw:Loopback,0,0
-# 1024-frame periods in a 4096-frame buffer at 44.1 kHz: smaller periods overrun under emulation.
+# 1024-frame periods (smaller ones overrun under emulation) in a 0.5 s buffer: the emulated
+# CPU stops whenever the host is busy with other work (a Pi's does not), and a buffer shorter
+# than such a stall underruns. The player's underruns are still checked: none is expected.
 period-time = 23220us
-buffer-time = 92880us
+buffer-time = 500ms
 [volume]
 initial = 100
 INI
 # The capture: what the firmware plays comes out of the loopback's other end (silence when
-# nothing plays), at the tracks' format.
-arecord -q -D hw:Loopback,1,0 -f S16_LE -c 2 -r 44100 --period-size=1024 --buffer-size=4096 -t raw \
+# nothing plays), at the tracks' format. It is the test's instrument, so it must not lose
+# samples when the emulated CPU is late (a host busy with other work stalls the whole guest):
+# a 2 s buffer read in 93 ms periods (the player's own buffer is 93 ms), and real-time
+# priority above the player's audio thread (SCHED_FIFO 50). If it overruns all the same,
+# arecord says "overrun!!!" in arecord.log and the host reports a failure of the rig, not of
+# the product.
+recorder_priority=""
+if chrt -f 60 true 2>/dev/null; then recorder_priority="chrt -f 60"; fi
+$recorder_priority arecord -q -v -D hw:Loopback,1,0 -f S16_LE -c 2 -r 44100 --period-size=4096 --buffer-size=88200 -t raw \
   "$out/capture.raw" 2>"$out/arecord.log" &
 recorder=$!
+[ -n "$recorder_priority" ] || echo "VBOARD note: no chrt, the capture runs at normal priority"
 (
   shfl run --config /tmp/shfl.ini >"$out/shfl.log" 2>&1 &
   echo $! >/tmp/shfl.pid

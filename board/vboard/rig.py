@@ -295,6 +295,19 @@ class Checks:
     def __init__(self, name="vboard"):
         self.name, self.passed, self.failed = name, 0, 0
 
+    def rig(self, condition, what, detail=""):
+        """A check of the test rig itself (the capture): when it fails, the product's audio
+        checks below it cannot be trusted, and the report says so in other words."""
+        if condition:
+            self.passed += 1
+            print(f"ok   {self.name} rig: {what}" + (f" ({detail})" if detail else ""), flush=True)
+        else:
+            self.failed += 1
+            print(f"FAIL {self.name} RIG (not the product): {what}" + (f"\n     {detail}" if detail else "")
+                  + "\n     the capture is the test's instrument: audio checks of this run cannot judge the firmware",
+                  flush=True)
+        return condition
+
     def check(self, condition, what, detail=""):
         if condition:
             self.passed += 1
@@ -376,10 +389,19 @@ class LedTrace:
         return " ".join(f"{t - start:+.3f}s:{'on' if lit else 'off'}" for t, lit in self.between(start, end)) or "no change"
 
     def heartbeat(self, start, end):
-        """Whether [start, end] shows the "no stick" heartbeat: 100 ms pulses every 2000 ms."""
+        """Whether [start, end] shows the "no stick" heartbeat: short pulses (100 ms planned)
+        every 2 s. Measured on the host's clock as qtest reports the line, so with what the eye
+        cannot tell apart as tolerance (tests/led-trace.py uses the same): 50-250 ms pulses,
+        1.8-2.3 s apart (or twice that once: a skipped beat)."""
         pulses = [p for p in self.pulses(start, end) if p[1] is not None and p[1] <= end]
         if len(pulses) < 2:
             return False
-        widths_ok = all(abs((fall - rise) - 0.100) <= 0.040 for rise, fall in pulses)
-        periods_ok = all(abs((b[0] - a[0]) - 2.000) <= 0.060 for a, b in zip(pulses, pulses[1:]))
+        widths_ok = all(0.050 <= fall - rise <= 0.250 for rise, fall in pulses)
+        # A guest stalled past a pulse's whole 100 ms (a busy host stops the emulated CPU) wakes
+        # with the pulse over: that beat is skipped, the next is on the beat. So the pulses keep
+        # the 2 s phase (one beat at most missing), and at least one period is whole.
+        periods = [b[0] - a[0] for a, b in zip(pulses, pulses[1:])]
+        beats = [max(1, round(p / 2.0)) for p in periods]
+        periods_ok = all(1.800 <= p / k <= 2.300 for p, k in zip(periods, beats)) and 1 in beats \
+            and sum(k - 1 for k in beats) <= 1
         return widths_ok and periods_ok

@@ -293,8 +293,7 @@ def first_boot(board, checks, disk, share_out, guest, tracks):
     """Boot 1: READY, the sandbox, the control socket, then the stick, PLAY, SKIP, and the power cut."""
     at = {}
     j = board.journal
-    line, _ = j.wait(r"Started shfl\.service", 240)
-    ready_s = journal_time(line)
+    j.wait(r"Started shfl\.service", 240)
     board.agent_lines.wait(r"^READY agent", 60)
     _, out = board.agent.run("systemctl show -p ActiveEnterTimestampMonotonic -p ExecMainStartTimestampMonotonic "
                              "-p MainPID -p StatusText -p DropInPaths -p FragmentPath -p NRestarts shfl")

@@ -105,15 +105,23 @@ extension Configuration {
             .filesystems,
             get: { $0.media.filesystems }, set: { $0.media.filesystems = $1 }),
         ConfigurationKey(
-            "media", "scan-depth", "Scanning: the most folders above a track.",
+            "media", "scan-depth", "Scanning: the most folders above a track; deeper folders are not entered.",
             .integer(0...64),
             get: { $0.media.scanDepth }, set: { $0.media.scanDepth = $1 }),
         ConfigurationKey(
-            "media", "scan-entries", "Scanning: the most files and folders looked at on a stick.",
-            .integer(1...1_000_000),
+            "media", "scan-entries", "Scanning: the most names looked at, junk included (the work: a name not MP3 is only compared).",
+            .integer(1...10_000_000),
             get: { $0.media.scanEntries }, set: { $0.media.scanEntries = $1 }),
         ConfigurationKey(
-            "media", "scan-time", "Scanning: the longest a scan may take.",
+            "media", "scan-folders", "Scanning: the most folders entered, shallowest first (the paths waiting in memory, and the opens).",
+            .integer(1...1_000_000),
+            get: { $0.media.scanFolders }, set: { $0.media.scanFolders = $1 }),
+        ConfigurationKey(
+            "media", "scan-tracks", "Scanning: the most MP3 files kept to choose from, the first in path order (memory: a path each).",
+            .integer(120...1_000_000),
+            get: { $0.media.scanTracks }, set: { $0.media.scanTracks = $1 }),
+        ConfigurationKey(
+            "media", "scan-time", "Scanning: the longest a scan may take (a slow or failing stick).",
             .duration(.milliseconds(100)...(.seconds(60))),
             get: { $0.media.scanTime }, set: { $0.media.scanTime = $1 }),
 

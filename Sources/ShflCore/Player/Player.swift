@@ -19,7 +19,11 @@ public struct Player: Sendable {
     /// Identifies the track most recently handed to the audio thread (`startTrack`); audio
     /// reports with another ticket are stale and ignored.
     public private(set) var ticket = 0
-    /// Tracks that failed in a row; reaching the track count means every track failed.
+    /// Tracks that failed in a row; reaching the track count means every track failed. A
+    /// failure is a track that ends in a decode or read error, however long it played first (a
+    /// truncated file starts, then fails). The count starts again only at a track that did not
+    /// fail: one that reached its end, or one the listener left while it played (SKIP,
+    /// reshuffle). A track merely starting says nothing about how it ends.
     private var consecutiveFailures = 0
     private var lastSavedPosition: Duration = .zero
 
@@ -113,7 +117,11 @@ public struct Player: Sendable {
             ignore(input, &effects)
 
         // SKIP: forward only. From pause it plays the next track: the user asked for music.
-        case (.loading, .skip), (.playing, .skip), (.paused, .skip):
+        case (.loading, .skip):
+            shuffle.advance()
+            startCurrent(from: .zero, into: &effects)
+        case (.playing, .skip), (.paused, .skip):
+            consecutiveFailures = 0
             shuffle.advance()
             startCurrent(from: .zero, into: &effects)
         case (.empty, .skip), (.stopped, .skip), (.error, .skip):
@@ -125,7 +133,12 @@ public struct Player: Sendable {
             position = .zero
             logReshuffle(&effects)
             saveIfLoaded(&effects)
-        case (.loading, .reshuffle), (.playing, .reshuffle), (.paused, .reshuffle):
+        case (.loading, .reshuffle):
+            shuffle.reshuffle()
+            logReshuffle(&effects)
+            startCurrent(from: .zero, into: &effects)
+        case (.playing, .reshuffle), (.paused, .reshuffle):
+            consecutiveFailures = 0
             shuffle.reshuffle()
             logReshuffle(&effects)
             startCurrent(from: .zero, into: &effects)
@@ -144,12 +157,12 @@ public struct Player: Sendable {
         // Reports from the audio thread about the track it was given last.
         case (.loading(let track), .audioStarted(let reported)) where reported == ticket:
             state = .playing(track)
-            consecutiveFailures = 0
             if position == .zero { recordPlay(of: track) }
         case (.loading(let track), .trackFailed(let reported, let reason)) where reported == ticket,
              (.playing(let track), .trackFailed(let reported, let reason)) where reported == ticket:
             skipFailed(track, reason: reason, into: &effects)
         case (.playing, .trackFinished(let reported)) where reported == ticket:
+            consecutiveFailures = 0
             shuffle.advance()
             startCurrent(from: .zero, into: &effects)
         case (.playing, .progress(let reported, let reached)) where reported == ticket,
