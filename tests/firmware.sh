@@ -125,6 +125,9 @@ usage_error() { # usage_error COMMAND...: a wrong option exits 2 with the usage
   "$@" board-check --buttons nose >"$work/usage.txt" 2>&1
   [ $? -eq 2 ] && grep -q "unknown button 'nose'" "$work/usage.txt" && grep -q "^usage: shfl board-check" "$work/usage.txt"
 }
+run_help() { # run_help COMMAND...: `shfl help` says "see shfl run --help": it prints the options, exit 0
+  "$@" run --help >"$work/run-help.txt" 2>&1 && grep -q "^usage: shfl run .*--config FILE" "$work/run-help.txt"
+}
 for build in x86_64 aarch64; do
   runner=("$out/$build/shfl")
   [ "$build" = aarch64 ] && runner=(qemu-aarch64-static "$out/aarch64/shfl")
@@ -132,6 +135,7 @@ for build in x86_64 aarch64; do
   check "$build firmware: board-check names the button not seen and exits 1" simulated_failure "${runner[@]}"
   check "$build firmware: gpio-monitor prints debounced gestures from simulated buttons" simulated_monitor "${runner[@]}"
   check "$build firmware: a wrong option exits 2 with the usage" usage_error "${runner[@]}"
+  check "$build firmware: shfl run --help prints the daemon's options" run_help "${runner[@]}"
 done
 
 # Sources/CSystem/shfl_embedded_runtime.c replaces the Embedded runtime's

@@ -28,6 +28,14 @@ public final class ALSAAudioSink: AudioSink {
     public let bufferTime: UInt32
     public let periodTime: UInt32
     public private(set) var underruns = 0
+
+    /// `snd_pcm_delay`: the frames written that the listener has not heard yet (0 when closed
+    /// or unknown).
+    public var queuedFrames: Int {
+        guard let pcm else { return 0 }
+        var delay: snd_pcm_sframes_t = 0
+        return snd_pcm_delay(pcm, &delay) >= 0 ? max(Int(delay), 0) : 0
+    }
     /// The format set on the device, nil before the first `configure`.
     public private(set) var format: AudioFormat?
     /// The buffer and period the device granted, in frames.
@@ -165,6 +173,34 @@ public final class ALSAAudioSink: AudioSink {
         if drained < 0 && drained != -EPIPE { throw failure("cannot drain", drained) }
         let prepared = snd_pcm_prepare(pcm)
         guard prepared >= 0 else { throw failure("cannot prepare after drain", prepared) }
+    }
+
+    /// Lets the queue play out without blocking commands: polls the interrupt descriptor for
+    /// as long as `snd_pcm_delay` says is left (at most 50 ms a wait), starts a PCM holding
+    /// less than its start threshold (`snd_pcm_start`), and once nothing is left stops it
+    /// (`snd_pcm_drop`, `snd_pcm_prepare`), ready for the next `write` or `configure`. Not
+    /// `snd_pcm_drain`: a draining PCM takes no more writes, so a track coming during it would
+    /// start after a gap.
+    public func playOut(orReadable interrupt: Int32) throws(DeviceError) -> Bool {
+        guard let pcm, let format else { return true }
+        while true {
+            let state = snd_pcm_state(pcm)
+            var delay: snd_pcm_sframes_t = 0
+            let known = snd_pcm_delay(pcm, &delay) >= 0
+            let started = state == SND_PCM_STATE_PREPARED && known && delay > 0 && snd_pcm_start(pcm) >= 0
+            if !started && (state != SND_PCM_STATE_RUNNING || !known || delay <= 0) {
+                _ = snd_pcm_drop(pcm)
+                let prepared = snd_pcm_prepare(pcm)
+                guard prepared >= 0 else { throw failure("cannot prepare after playing out", prepared) }
+                isPaused = false
+                return true
+            }
+            let left = Int(delay) * 1_000 / max(format.sampleRate, 1) + 1
+            var entry = pollfd(fd: interrupt, events: Int16(POLLIN), revents: 0)
+            if poll(&entry, 1, Int32(min(left, 50))) > 0 && entry.revents & Int16(POLLIN | POLLERR | POLLHUP) != 0 {
+                return false
+            }
+        }
     }
 
     /// A device writing a WAV file at `path` (the demo without a sound card) in one format,

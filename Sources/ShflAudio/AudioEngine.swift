@@ -23,7 +23,14 @@ import Synchronization
 public final class AudioEngine<Decoder: TrackDecoder, Sink: AudioSink> {
     private let decoder: Decoder
     private let sink: Sink
-    private let commands = SingleProducerQueue<AudioCommand>(capacity: 64)
+    /// A command; for a cut (play, stop), the decoder's interrupt serial it announced and its
+    /// number among cuts.
+    private struct Queued {
+        var command: AudioCommand
+        var interrupt: Int?
+        var cut: Int
+    }
+    private let commands = SingleProducerQueue<Queued>(capacity: 64)
     private let reports = SingleProducerQueue<AudioReport>(capacity: 256)
     private let commandNotifier: EventNotifier
     private let reportNotifier: EventNotifier
@@ -83,9 +90,20 @@ public final class AudioEngine<Decoder: TrackDecoder, Sink: AudioSink> {
     /// (64 commands unread: the audio thread is stuck).
     @discardableResult
     public func send(_ command: AudioCommand) -> Bool {
-        let queued = commands.push(command)
+        var queued = Queued(command: command, interrupt: nil, cut: 0)
+        switch command {
+        case .play, .stop:
+            // Counted first: the audio thread may see the interrupted read before the command.
+            queued.cut = cutsSent.wrappingAdd(1, ordering: .sequentiallyConsistent).newValue
+            // A wait of the audio thread on a stalled file (the stick hangs, or is gone) ends now:
+            // the cut must not wait for it.
+            queued.interrupt = decoder.interruptReads()
+        case .pause, .resume, .setVolume:
+            break
+        }
+        let pushed = commands.push(queued)
         commandNotifier.notify()
-        return queued
+        return pushed
     }
 
     /// Event-loop side: every report waiting, oldest first.
@@ -98,64 +116,91 @@ public final class AudioEngine<Decoder: TrackDecoder, Sink: AudioSink> {
 
     // MARK: - The audio thread
 
-    private enum Playback {
+    /// The audio thread's lifecycle. Every change goes through `enter(_:)`; what each command
+    /// does in each state is in `handle(_:)`, what the thread waits for in each state in `run()`.
+    private enum State: Equatable {
+        /// No track: waits for a command.
         case idle
+        /// Decoding the track and handing it to the device (configured first, when its format
+        /// is not the device's).
         case playing
+        /// The device holds the track where it stopped; `resume` goes on from there.
         case paused
+        /// The device failed: it is opened again after `retryMilliseconds` (back-off from
+        /// 100 ms, doubling up to 5 s), or at the next command, and the track goes on.
+        case waitingForDevice(retryMilliseconds: Int32)
+        /// The track ended and nothing followed yet: the device plays what it holds while the
+        /// next `play` may come and join it without a gap (`endGraceMilliseconds`).
+        case ended
+        /// Nothing followed: the device plays out what it holds, without holding commands; then
+        /// `idle`.
+        case playingOut
     }
 
-    private var playback = Playback.idle
+    private var state = State.idle
     /// The decoded samples of the current chunk not yet handed to the device:
     /// `buffer[pendingStart..<pendingEnd]`.
     private var pendingStart = 0
     private var pendingEnd = 0
     private var ticket = 0
+    /// The current track's format, and the one the device is configured with (nil: to be
+    /// configured, as after a device failure).
     private var format: AudioFormat?
+    private var deviceFormat: AudioFormat?
+    /// Frames of the current track written to the device, and the frame it started from.
     private var position = 0
+    private var startPosition = 0
     private var nextProgress = 0
     /// `progress` reports per second of audio: the position the player saves when the stick is
-    /// pulled is at most this much behind what was played (a report is an eventfd write).
+    /// pulled is at most this much behind what was heard (a report is an eventfd write).
     private static var progressPerSecond: Int { 4 }
-    private var startPending = false
     private var info: TrackInfo?
+    /// Whether the current track's `started` report went out (with its first frame).
+    private var startReported = false
     private var gainQ15: Int32 = 1 << 15
     private var reportedUnderruns = 0
-    private var retryDelayMilliseconds: Int32 = 0
-    /// A track ended and nothing followed yet: if no command comes soon, let the device play
-    /// out what it holds (instead of running dry into an underrun).
-    private var drainPending = false
-    /// How long the thread waits for the next track before draining.
-    private let drainGraceMilliseconds: Int32 = 250
+    /// The last back-off delay (0 after the device configured well).
+    private var lastRetryMilliseconds: Int32 = 0
+    /// How long the thread waits for the next track before the device plays out.
+    private let endGraceMilliseconds: Int32 = 250
+    /// Cuts (play, stop) the event loop sent, and the last one the audio thread handled.
+    private let cutsSent = Atomic<Int>(0)
+    private var cutsHandled = 0
 
     private func report(_ report: AudioReport) {
         reports.push(report)
         reportNotifier.notify()
     }
 
+    private func enter(_ next: State) {
+        state = next
+    }
+
     private func run() {
         var buffer = [Int16](repeating: 0, count: chunkFrames * 2)
         while !quitRequested.load(ordering: .acquiring) {
-            if playback != .playing || retryDelayMilliseconds > 0 {
-                let timeout = playback == .playing ? retryDelayMilliseconds : (drainPending ? drainGraceMilliseconds : -1)
-                let commanded = waitForCommand(timeoutMilliseconds: timeout)
-                if retryDelayMilliseconds > 0 && playback == .playing { configureSink() }
-                if drainPending && !commanded {
-                    drainPending = false
-                    do {
-                        try sink.drain()
-                    } catch {
-                        deviceFailed(error)
-                    }
-                }
-            }
-            while let command = commands.pop() { handle(command) }
-            if playback == .playing && retryDelayMilliseconds == 0 {
-                if pendingStart < pendingEnd {
+            switch state {
+            case .idle, .paused:
+                _ = waitForCommand(timeoutMilliseconds: -1)
+            case .ended:
+                if !waitForCommand(timeoutMilliseconds: endGraceMilliseconds) && state == .ended { enter(.playingOut) }
+            case .waitingForDevice(let delay):
+                _ = waitForCommand(timeoutMilliseconds: delay)
+                // Retried after the delay, or at once after a command (as a device plugged
+                // back in is tried when the user presses a button).
+                if case .waitingForDevice = state { enter(.playing) }
+            case .playingOut:
+                playOut()
+            case .playing:
+                if deviceFormat != format {
+                    configureSink()
+                } else if pendingStart < pendingEnd {
                     writePending(&buffer)
                 } else {
                     playChunk(&buffer)
                 }
             }
+            while let command = commands.pop() { handle(command) }
         }
         decoder.close()
     }
@@ -168,17 +213,30 @@ public final class AudioEngine<Decoder: TrackDecoder, Sink: AudioSink> {
         return commandNotifier.drain() > 0
     }
 
-    private func handle(_ command: AudioCommand) {
-        if case .setVolume = command {} else { drainPending = false }
-        switch command {
-        case .play(let path, let start, let newTicket):
+    /// A cut the event loop announced (`send`) has not been handled yet: a decoder failure now
+    /// is the interrupted wait on a stalled file, not the track's fault.
+    private var isCutPending: Bool {
+        cutsSent.load(ordering: .sequentiallyConsistent) > cutsHandled
+    }
+
+    private func handle(_ queued: Queued) {
+        let command = queued.command
+        if let interrupt = queued.interrupt {
+            decoder.resumeReads(through: interrupt)
+            cutsHandled = queued.cut
+        }
+        switch (command, state) {
+        case (.play(let path, let start, let newTicket), _):
             dropPending()
-            if playback != .idle { discardQueued() }
+            switch state {
+            case .playing, .paused, .waitingForDevice: discardQueued()
+            // The device still plays the end of the last track: the next one joins it.
+            case .idle, .ended, .playingOut: break
+            }
             ticket = newTicket
             open(path, from: start)
-        case .pause:
-            guard playback == .playing else { return }
-            playback = .paused
+        case (.pause, .playing):
+            enter(.paused)
             do {
                 let dropped = try sink.setPaused(true)
                 if dropped > 0 {
@@ -191,21 +249,33 @@ public final class AudioEngine<Decoder: TrackDecoder, Sink: AudioSink> {
             } catch {
                 deviceFailed(error)
             }
-            report(.progress(ticket: ticket, position: duration(ofFrames: position)))
-        case .resume:
-            guard playback == .paused else { return }
-            playback = .playing
+            report(.progress(ticket: ticket, position: heardPosition))
+        case (.pause, .waitingForDevice):
+            enter(.paused)
+            report(.progress(ticket: ticket, position: heardPosition))
+        case (.pause, _):
+            break
+        case (.resume, .paused):
+            enter(.playing)
+            guard deviceFormat != nil else { return }
             do {
                 try sink.setPaused(false)
             } catch {
                 deviceFailed(error)
             }
-        case .stop:
+        case (.resume, _):
+            break
+        case (.stop, .playing), (.stop, .paused), (.stop, .waitingForDevice):
             dropPending()
-            if playback != .idle { discardQueued() }
+            discardQueued()
             decoder.close()
-            playback = .idle
-        case .setVolume(let level):
+            enter(.idle)
+        case (.stop, .ended):
+            // The last track's end still plays: let it.
+            enter(.playingOut)
+        case (.stop, .idle), (.stop, .playingOut):
+            break
+        case (.setVolume(let level), _):
             gainQ15 = AudioEngine.gain(forLevel: level)
         }
     }
@@ -217,26 +287,56 @@ public final class AudioEngine<Decoder: TrackDecoder, Sink: AudioSink> {
             let startFrame = Int(start.nanoseconds / 1_000 * Int64(opened.format.sampleRate) / 1_000_000)
             if startFrame > 0 { try decoder.seek(toFrame: startFrame) }
             position = startFrame
+            startPosition = startFrame
         } catch {
-            playback = .idle
-            report(.failed(ticket: ticket, reason: error.description))
+            decoder.close()
+            enter(.idle)
+            // Interrupted by a newer cut: that one decides what plays.
+            if !isCutPending { report(.failed(ticket: ticket, reason: error.description)) }
             return
         }
         info = opened
         format = opened.format
         nextProgress = position + opened.format.sampleRate / AudioEngine.progressPerSecond
-        startPending = true
-        playback = .playing
-        configureSink()
+        startReported = false
+        enter(.playing)
     }
 
-    /// Sets the device to the track's format. Also the retry after a device failure's back-off
-    /// delay: it reopens the device and playback continues where the track was.
+    /// Sets the device to the track's format (`playing` only). A device holding audio of
+    /// another format plays it out first, without holding commands (`AudioSink.playOut`).
+    /// Also the retry after a device failure: it reopens the device and playback continues
+    /// where the track was.
     private func configureSink() {
         guard let format else { return }
+        if deviceFormat != nil {
+            do {
+                guard try sink.playOut(orReadable: commandNotifier.descriptor.rawValue) else {
+                    _ = commandNotifier.drain()
+                    return
+                }
+            } catch {
+                deviceFailed(error)
+                return
+            }
+        }
         do {
             try sink.configure(format)
-            retryDelayMilliseconds = 0
+            deviceFormat = format
+            lastRetryMilliseconds = 0
+        } catch {
+            deviceFailed(error)
+        }
+    }
+
+    /// `playingOut`: lets the device play what it holds; a command ends the wait (the loop
+    /// handles it, then comes back here if nothing changed).
+    private func playOut() {
+        do {
+            if try sink.playOut(orReadable: commandNotifier.descriptor.rawValue) {
+                enter(.idle)
+            } else {
+                _ = commandNotifier.drain()
+            }
         } catch {
             deviceFailed(error)
         }
@@ -248,6 +348,7 @@ public final class AudioEngine<Decoder: TrackDecoder, Sink: AudioSink> {
     }
 
     private func discardQueued() {
+        guard deviceFormat != nil else { return }
         do {
             try sink.discard()
         } catch {
@@ -264,8 +365,8 @@ public final class AudioEngine<Decoder: TrackDecoder, Sink: AudioSink> {
                 try decoder.decode(into: UnsafeMutableBufferPointer(rebasing: pointer[0..<(chunkFrames * format.channels)]))
             }
         } catch {
-            playback = .idle
-            report(.failed(ticket: ticket, reason: error.description))
+            enter(.idle)
+            if !isCutPending { report(.failed(ticket: ticket, reason: error.description)) }
             return
         }
         switch result {
@@ -277,14 +378,13 @@ public final class AudioEngine<Decoder: TrackDecoder, Sink: AudioSink> {
             pendingEnd = count
             writePending(&buffer)
         case .formatChanged(let changed):
+            // The device plays out the old format, then is configured (the `playing` state).
             self.format = changed
-            configureSink()
         case .endOfTrack:
-            playback = .idle
-            drainPending = true
-            if startPending, let info {
+            enter(.ended)
+            if !startReported, let info {
                 // An empty track still "started" before it finished, for the player's sake.
-                startPending = false
+                startReported = true
                 report(.started(ticket: ticket, info))
             }
             report(.finished(ticket: ticket))
@@ -308,13 +408,13 @@ public final class AudioEngine<Decoder: TrackDecoder, Sink: AudioSink> {
         pendingStart += frames * format.channels
         if frames > 0 {
             position += frames
-            if startPending, let info {
-                startPending = false
+            if !startReported, let info {
+                startReported = true
                 report(.started(ticket: ticket, info))
             }
             if position >= nextProgress {
                 nextProgress = position + format.sampleRate / AudioEngine.progressPerSecond
-                report(.progress(ticket: ticket, position: duration(ofFrames: position)))
+                report(.progress(ticket: ticket, position: heardPosition))
             }
             if sink.underruns != reportedUnderruns {
                 reportedUnderruns = sink.underruns
@@ -340,9 +440,24 @@ public final class AudioEngine<Decoder: TrackDecoder, Sink: AudioSink> {
         }
     }
 
+    /// The device failed: reported; it is configured again before the next write. Playing, the
+    /// thread waits first (back-off); paused, at resume; at the end of a track, never.
     private func deviceFailed(_ error: DeviceError) {
         report(.deviceFailed(error.description))
-        retryDelayMilliseconds = retryDelayMilliseconds == 0 ? 100 : min(retryDelayMilliseconds * 2, 5_000)
+        deviceFormat = nil
+        lastRetryMilliseconds = lastRetryMilliseconds == 0 ? 100 : min(lastRetryMilliseconds * 2, 5_000)
+        switch state {
+        case .playing, .waitingForDevice: enter(.waitingForDevice(retryMilliseconds: lastRetryMilliseconds))
+        case .ended, .playingOut: enter(.idle)
+        case .idle, .paused: break
+        }
+    }
+
+    /// Where the listener is in the track: the frames written less those the device has not
+    /// played yet (a resume must not skip what was never heard). At a gapless join the last
+    /// track's end is still queued: never before where this track began.
+    private var heardPosition: Duration {
+        duration(ofFrames: max(position - sink.queuedFrames, startPosition))
     }
 
     private func duration(ofFrames frames: Int) -> Duration {

@@ -1,3 +1,6 @@
+// `poll`, `pollfd` and errno constants come from headers Clang attributes to CALSA in this module
+// (alsa-lib's header includes them first); Embedded Swift wants the owning module imported.
+import CALSA
 import CMpg123
 import CSystem
 import ShflCore
@@ -5,9 +8,13 @@ import ShflSystem
 
 /// The `TrackDecoder` port on libmpg123 (1.31 on Debian 12).
 ///
-/// - The file is opened by us (`open(2)`, non-blocking, then `fstat`: only regular files), so a
-///   FIFO or a device named ".mp3" cannot hang the audio thread, and the errors are ours to
-///   name; libmpg123 reads from the descriptor (`mpg123_open_fd`).
+/// - The file is never touched by the audio thread: a `ReadAheadStream` reads it on a thread of
+///   its own, seconds ahead (SPEC §14), and libmpg123 reads from that memory through replaced
+///   I/O (`mpg123_replace_reader_handle`, `mpg123_open_handle`). The file is opened by us
+///   (`SystemTrackFile`: non-blocking, then `fstat`: only regular files), so a FIFO or a device
+///   named ".mp3" cannot hang anything, and the errors are ours to name.
+/// - `interruptReads()` (any thread) ends a wait on a stalled file at once: the event loop calls
+///   it before it sends a cut, so a dead stick never holds a skip or a stop.
 /// - Gapless decoding is switched on with `MPG123_ADD_FLAGS` (never `MPG123_FLAGS`, which would
 ///   replace the library's defaults and silently turn gapless off). Output is signed 16-bit at
 ///   the track's native rate; mono stays mono unless `forceStereo` (`MPG123_FORCE_STEREO`).
@@ -17,7 +24,8 @@ import ShflSystem
 ///   truncated (the audio before the cut has been delivered).
 public final class Mpg123Decoder: TrackDecoder {
     private let handle: OpaquePointer
-    private var file: FileDescriptor?
+    private let stream: ReadAheadStream
+    private var isOpen = false
     private var path = FilePath("")
     private var format: AudioFormat?
     private var announcedFrames: Int?
@@ -25,7 +33,15 @@ public final class Mpg123Decoder: TrackDecoder {
 
     /// Creates a decoder (`mpg123_new`). `forceStereo` duplicates mono to both channels, for
     /// devices that only take stereo.
-    public init(forceStereo: Bool = false) throws(DeviceError) {
+    /// The compressed stream is read ahead by `readAheadBytes` (`ReadAheadStream`) from `file`.
+    public init(forceStereo: Bool = false, file: any TrackFile = SystemTrackFile(),
+                readAheadBytes: Int = ReadAheadStream.defaultCapacity) throws(DeviceError) {
+        do {
+            stream = try ReadAheadStream(file: file, capacity: readAheadBytes)
+            try stream.start()
+        } catch {
+            throw error.deviceError("read-ahead thread")
+        }
         var error: Int32 = 0
         guard let handle = mpg123_new(nil, &error) else {
             throw DeviceError("libmpg123: cannot create a decoder: " + Mpg123Decoder.message(for: error), code: error)
@@ -47,6 +63,9 @@ public final class Mpg123Decoder: TrackDecoder {
                 formatResult = mpg123_format(handle, rates[index], Int32(MPG123_MONO.rawValue | MPG123_STEREO.rawValue), Int32(MPG123_ENC_SIGNED_16.rawValue))
             }
         }
+        if added == MPG123_OK.rawValue {
+            added = mpg123_replace_reader_handle(handle, Mpg123Decoder.readCallback, Mpg123Decoder.seekCallback, nil)
+        }
         guard added == MPG123_OK.rawValue, formatResult == MPG123_OK.rawValue else {
             mpg123_delete(handle)
             throw DeviceError("libmpg123: cannot configure the decoder", code: added != MPG123_OK.rawValue ? added : formatResult)
@@ -67,30 +86,19 @@ public final class Mpg123Decoder: TrackDecoder {
     public func open(_ path: FilePath) throws(DecodeError) -> TrackInfo {
         close()
         self.path = path
-        let descriptor: FileDescriptor
         do {
-            descriptor = try FileDescriptor.open(path.bytes, O_RDONLY | O_NONBLOCK)
+            _ = try stream.open(path)
         } catch {
             if error == .noEntry { throw .fileNotFound(path) }
+            if error == Errno(EINVAL) { throw .unreadable(path, reason: "not a regular file") }
             throw .unreadable(path, reason: error.description)
         }
-        var status = stat()
-        guard fstat(descriptor.rawValue, &status) == 0, status.st_mode & mode_t(S_IFMT) == mode_t(S_IFREG) else {
-            descriptor.close()
-            throw .unreadable(path, reason: "not a regular file")
-        }
-        do {
-            try descriptor.setNonBlocking(false)
-        } catch {
-            descriptor.close()
-            throw .unreadable(path, reason: error.description)
-        }
-        guard mpg123_open_fd(handle, descriptor.rawValue) == MPG123_OK.rawValue else {
+        guard mpg123_open_handle(handle, Unmanaged.passUnretained(stream).toOpaque()) == MPG123_OK.rawValue else {
             let reason = lastError
-            descriptor.close()
+            stream.close()
             throw .unsupportedFormat(path, reason: reason)
         }
-        file = descriptor
+        isOpen = true
 
         var rate = 0
         var channels: Int32 = 0
@@ -111,7 +119,7 @@ public final class Mpg123Decoder: TrackDecoder {
     }
 
     public func decode(into buffer: UnsafeMutableBufferPointer<Int16>) throws(DecodeError) -> DecodeResult {
-        guard let format, file != nil, let base = buffer.baseAddress else { return .endOfTrack }
+        guard let format, isOpen, let base = buffer.baseAddress else { return .endOfTrack }
         let frameBytes = 2 * format.channels
         let wanted = (buffer.count * 2 / frameBytes) * frameBytes
         var done = 0
@@ -146,18 +154,61 @@ public final class Mpg123Decoder: TrackDecoder {
     }
 
     public func seek(toFrame frame: Int) throws(DecodeError) {
-        guard file != nil else { return }
+        guard isOpen else { return }
         let result = mpg123_seek(handle, max(frame, 0), SEEK_SET)
         if result < 0 { throw .decodingFailed(path, reason: "seek to frame " + String(frame) + ": " + lastError) }
         decodedFrames = result
     }
 
     public func close() {
-        guard let descriptor = file else { return }
+        guard isOpen else { return }
         mpg123_close(handle)
-        descriptor.close()
-        file = nil
+        stream.close()
+        isOpen = false
         format = nil
+    }
+
+    public func interruptReads() -> Int {
+        stream.interrupt()
+    }
+
+    public func resumeReads(through serial: Int) {
+        stream.resume(through: serial)
+    }
+
+    // MARK: - Replaced I/O: libmpg123 reads the read-ahead stream
+
+    /// `read(2)` for libmpg123: bytes from the ring; -1 (errno set) when the file failed or the
+    /// wait was interrupted.
+    private static let readCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int) -> Int = { context, buffer, count in
+        guard let context, let buffer else { return -1 }
+        let stream = Unmanaged<ReadAheadStream>.fromOpaque(context).takeUnretainedValue()
+        do throws(Errno) {
+            return try stream.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: count))
+        } catch {
+            shfl_set_errno(error.code)
+            return -1
+        }
+    }
+
+    /// `lseek(2)` for libmpg123 (it seeks to read the ID3v1 tag at the end, and to resume).
+    private static let seekCallback: @convention(c) (UnsafeMutableRawPointer?, off_t, Int32) -> off_t = { context, offset, whence in
+        guard let context else { return -1 }
+        let stream = Unmanaged<ReadAheadStream>.fromOpaque(context).takeUnretainedValue()
+        let target: Int
+        switch whence {
+        case SEEK_SET: target = Int(offset)
+        case SEEK_CUR: target = stream.position + Int(offset)
+        case SEEK_END: target = stream.size + Int(offset)
+        default: return -1
+        }
+        do throws(Errno) {
+            try stream.seek(to: target)
+        } catch {
+            shfl_set_errno(error.code)
+            return -1
+        }
+        return off_t(target)
     }
 
     // MARK: - Helpers

@@ -35,6 +35,15 @@ public final class PacedAudioSink<Inner: AudioSink>: AudioSink {
 
     public var underruns: Int { inner.underruns }
 
+    /// Paced: the lead not yet played by the clock (the inner output has no clock of its own);
+    /// otherwise the inner device's delay.
+    public var queuedFrames: Int {
+        guard isPacing else { return inner.queuedFrames }
+        guard let playedUntil else { return 0 }
+        let left = playedUntil - (pausedAt ?? clock.now)
+        return left > .zero ? Int(left.nanoseconds * Int64(rate) / 1_000_000_000) : 0
+    }
+
     public func configure(_ format: AudioFormat) throws(DeviceError) {
         if format.sampleRate != rate || format.channels != channels {
             // Another format: the device would drain first.
@@ -73,9 +82,11 @@ public final class PacedAudioSink<Inner: AudioSink>: AudioSink {
         let dropped = try inner.setPaused(paused)
         if paused {
             pausedAt = clock.now
-        } else if let pausedAt, let until = playedUntil {
-            playedUntil = until + (clock.now - pausedAt)
-            self.pausedAt = nil
+        } else {
+            if let pausedAt, let until = playedUntil {
+                playedUntil = until + (clock.now - pausedAt)
+            }
+            pausedAt = nil
         }
         return dropped
     }
@@ -89,6 +100,17 @@ public final class PacedAudioSink<Inner: AudioSink>: AudioSink {
         waitUntilPlayed(lead: .zero)
         try inner.drain()
         playedUntil = nil
+    }
+
+    public func playOut(orReadable interrupt: Int32) throws(DeviceError) -> Bool {
+        if isPacing, let until = playedUntil {
+            while clock.now < until {
+                if sleep(until: until, orReadable: interrupt) { return false }
+            }
+        }
+        guard try inner.playOut(orReadable: interrupt) else { return false }
+        playedUntil = nil
+        return true
     }
 
     private func waitUntilPlayed(lead: Duration) {

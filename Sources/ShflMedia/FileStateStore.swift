@@ -17,7 +17,10 @@ import ShflSystem
 ///
 /// File names: "stick-<UUID>.state", where bytes other than ASCII letters, digits, "-" and
 /// "_" are written `%XX`, so different UUIDs never share a file and none escapes the
-/// directory. Event-loop thread only (one store per directory).
+/// directory. One store per directory. It keeps no state of its own beyond the directory's
+/// descriptor, so a save on one thread and a load on another (`BackgroundStateStore`: the writer
+/// thread saves, a stick's loading thread loads) are safe: the rename is atomic, a load reads the
+/// old file or the new one. In the daemon, no thread but those two calls it.
 public final class FileStateStore: StateStore {
     public static let defaultDirectory = "/var/lib/shfl"
     /// Larger files are not states Shfl wrote (120 tracks and a long history take ~100 kB).

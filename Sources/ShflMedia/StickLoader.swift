@@ -48,6 +48,8 @@ public final class StickLoader {
     private var loading: Loading?
     /// A scan was asked for and its result is not in yet.
     public var isScanning: Bool { loading != nil }
+    /// The stick being loaded (mounted by `mount`, maybe not yet by `finishMount`), while it is.
+    public var loadingStick: MountedStick? { loading?.mounted }
     private let mounter: any MediaMounter
     private let store: any StateStore
 

@@ -37,6 +37,24 @@ public final class StickScanThread {
         }
     }
 
+    /// Runs `load` (which scans `root`, and may mount the stick first and read its saved state
+    /// after) on the thread instead of the bare scan.
+    public init(root: FilePath, load: @escaping () -> Result<StickScan, DeviceError>) throws(Errno) {
+        self.root = root
+        finished = try EventNotifier()
+        let box = box
+        let finished = finished
+        do {
+            thread = try SystemThread {
+                box.result = load()
+                finished.notify()
+            }
+        } catch {
+            finished.close()
+            throw error
+        }
+    }
+
     /// Readable in `poll()` once the scan has ended.
     public var descriptor: FileDescriptor { finished.descriptor }
 

@@ -17,6 +17,8 @@ public final class SimulatedAudioSink: AudioSink {
     public private(set) var samplesWrittenWhilePaused = 0
     public private(set) var drainCount = 0
     public var underruns = 0
+    /// What `queuedFrames` answers: a test sets it to stand for a device's delay.
+    public var queuedFrames = 0
     /// When set, the next call that can fail fails with this error, once.
     public var nextFailure: DeviceError?
     /// When set, every call that can fail fails with this error (a device that is gone).

@@ -69,6 +69,20 @@ func collectReports<D, S>(from engine: AudioEngine<D, S>, timeout: Double = 30, 
     return all
 }
 
+/// The reports that come during `seconds` of real time: a stimulus's timing (let a grace period
+/// pass), never what a test asserts on.
+func reportsDuring<D, S>(_ seconds: Double, from engine: AudioEngine<D, S>) throws -> [AudioReport] {
+    var all: [AudioReport] = []
+    var poller = Poller()
+    poller.watch(engine.reportDescriptor)
+    let end = Date().addingTimeInterval(seconds)
+    while case let left = end.timeIntervalSinceNow, left > 0 {
+        _ = try poller.wait(timeoutMilliseconds: Int32(min(left, 0.05) * 1_000))
+        all += engine.takeReports()
+    }
+    return all + engine.takeReports()
+}
+
 /// A progress report of `ticket` at or past `position`: the audio written has reached it.
 func hasProgressed(_ ticket: Int, to position: Duration) -> ([AudioReport]) -> Bool {
     { reports in reports.contains { if case .progress(ticket, let reached) = $0 { reached >= position } else { false } } }

@@ -206,3 +206,45 @@ func waitUntil(_ condition: () -> Bool) throws {
         usleep(1_000)
     }
 }
+
+/// The position the player saves (and resumes from when the stick comes back) is what the
+/// listener heard, not what was written: the device's queue is subtracted.
+@Suite struct AudioEngineHeardPositionTests {
+    /// Reports with a device that holds 200 ms, against the same track on one that holds none.
+    func progress(queued frames: Int) throws -> [Duration] {
+        let decoder = SimulatedTrackDecoder()
+        decoder.add(FilePath("/a.mp3"), .init(frames: 44_100, seed: 1))
+        let sink = SimulatedAudioSink()
+        sink.queuedFrames = frames
+        let engine = try AudioEngine(decoder: decoder, sink: sink)
+        try engine.start()
+        engine.send(.play(FilePath("/a.mp3"), from: .zero, ticket: 1))
+        let reports = try collectReports(from: engine, until: isFinished(1))
+        engine.stopThread()
+        return reports.compactMap { if case .progress(1, let position) = $0 { position } else { nil } }
+    }
+
+    @Test func progressReportsLeaveOutWhatTheDeviceStillHolds() throws {
+        let written = try progress(queued: 0)
+        let heard = try progress(queued: 8_820)   // 200 ms not heard yet, as in a 200 ms buffer
+        #expect(!written.isEmpty && heard.count == written.count)
+        #expect(zip(written, heard).allSatisfy { $0.0 - $0.1 == .milliseconds(200) }, "written \(written), heard \(heard)")
+    }
+
+    @Test func aPacedSinkHoldsItsLeadUntilTheClockHasPlayedIt() throws {
+        let paced = PacedAudioSink(SimulatedAudioSink(), pacing: true, lead: .milliseconds(100))
+        try paced.configure(AudioFormat(sampleRate: 44_100, channels: 2))
+        let second = [Int16](repeating: 1, count: 2 * 44_100)
+        let taken = try second.withUnsafeBufferPointer { try paced.write($0) }
+        #expect(taken == 4_410)
+        // Paused, the clock stops: what is queued stays, however long the pause.
+        try paced.setPaused(true)
+        let held = paced.queuedFrames
+        #expect(held > 0 && held <= 4_410)
+        usleep(150_000)
+        #expect(paced.queuedFrames == held)
+        // Playing again, the clock plays it out.
+        try paced.setPaused(false)
+        try waitUntil { paced.queuedFrames == 0 }
+    }
+}

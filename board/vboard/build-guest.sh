@@ -118,7 +118,7 @@ ln -sf aarch64-linux-gnu/ld-linux-aarch64.so.1 "$tree/usr/lib/ld-linux-aarch64.s
 
 # Kernel modules: what the board's drivers need, with their dependencies, in load order.
 modules=(xhci_pci usb_storage uas sd_mod vfat nls_cp437 nls_iso8859_1 nls_utf8 nls_ascii snd_aloop
-  9p 9pnet_virtio virtio_pci gpio_keys evdev)
+  9p 9pnet_virtio virtio_pci gpio_keys evdev virtio_blk)
 moddir="/lib/modules/$kver"
 mkdir -p "$tree/usr$moddir"
 : >"$tree/etc/modules-load"

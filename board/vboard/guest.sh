@@ -14,6 +14,18 @@ buffer-time = 500ms
 [volume]
 initial = 100
 INI
+# The stall scenario (vboard.py, VBOARD_SCENARIO=stall) gives the state directory a drive of its
+# own (virtio, FAT), which the host throttles as a slow SD card.
+if [ -f /host/state-drive ]; then
+  for _ in $(seq 50); do [ -b /dev/vda ] && break; sleep 0.1; done
+  mkdir -p /var/lib/shfl && mount -t vfat /dev/vda /var/lib/shfl && echo "VBOARD state on /dev/vda"
+  # No kernel read-ahead on the stick, so a throttled stick stalls the firmware's own reads (the
+  # page cache would otherwise hold 128 KiB ahead: over 5 s of these 192 kbps tracks).
+  (for _ in $(seq 600); do
+    [ -e /sys/block/sda/queue/read_ahead_kb ] && { echo 0 >/sys/block/sda/queue/read_ahead_kb; break; }
+    sleep 0.05
+  done) &
+fi
 # The capture: what the firmware plays comes out of the loopback's other end (silence when
 # nothing plays), at the tracks' format. It is the test's instrument, so it must not lose
 # samples when the emulated CPU is late (a host busy with other work stalls the whole guest):

@@ -11,3 +11,6 @@ board/vboard/build-guest.sh "$shfl" "$cache"
 board/vboard/make-stick.sh "$cache/stick"
 mkdir -p "$cache/share"
 python3 board/vboard/vboard.py "$cache/guest" "$cache/share" "$cache/stick"
+# Issue #14: the stick and the state drive throttled (QMP block_set_io_throttle) mid-track.
+mkdir -p "$cache/share-stall"
+VBOARD_SCENARIO=stall python3 board/vboard/vboard.py "$cache/guest" "$cache/share-stall" "$cache/stick"

@@ -32,6 +32,7 @@
 
 /// The calling thread's `errno` (a macro in C, so not importable as a variable).
 static inline int shfl_errno(void) { return errno; }
+static inline void shfl_set_errno(int code) { errno = code; }
 
 /// The symbolic name of an errno value ("ENOENT"), or NULL if unknown (glibc `strerrorname_np`).
 const char *shfl_errno_name(int code);

@@ -17,7 +17,14 @@
 ///   audio is kept where the device can pause; otherwise it is dropped and `setPaused(true)`
 ///   returns how many frames were dropped, so the caller plays them again after the pause.
 /// - `discard()` drops queued audio at once (skip cuts within one period); `drain()` blocks
-///   until queued audio has played (the end of the last track).
+///   until queued audio has played. `playOut(orReadable:)` is the drain the audio thread uses
+///   (the end of the last track, a change of format): it returns true once queued audio has
+///   played, or false as soon as `interrupt` is readable, leaving the queue playing, so a
+///   command is never held for a buffer's length and audio written next joins without a gap.
+///   The default blocks in `drain()`.
+/// - `queuedFrames` is how much of the audio written has not been heard yet (the device's
+///   delay): what the caller subtracts to know where the listener is. 0 by default (a device
+///   that plays at once).
 /// - Errors name the device.
 /// Not thread-safe: used by the audio thread only. Nothing but `configure` and `drain` blocks
 /// longer than `waitUntilWritable` says.
@@ -33,6 +40,8 @@ public protocol AudioSink: AnyObject {
     func setPaused(_ paused: Bool) throws(DeviceError) -> Int
     func discard() throws(DeviceError)
     func drain() throws(DeviceError)
+    func playOut(orReadable interrupt: Int32) throws(DeviceError) -> Bool
+    var queuedFrames: Int { get }
 }
 
 /// Why `AudioSink.waitUntilWritable(orReadable:)` returned.
@@ -44,6 +53,13 @@ public enum AudioSinkWakeUp: Sendable, Equatable {
 }
 
 extension AudioSink {
+    public var queuedFrames: Int { 0 }
+
+    public func playOut(orReadable interrupt: Int32) throws(DeviceError) -> Bool {
+        try drain()
+        return true
+    }
+
     /// Writes all of `samples` (`channels` to a frame), waiting for the device as long as it
     /// takes, with nothing to interrupt the wait: for callers without commands to watch (the
     /// self-check, tests). The audio thread uses `write` and `waitUntilWritable` itself.

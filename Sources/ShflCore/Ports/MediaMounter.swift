@@ -26,10 +26,19 @@ public struct MountedStick: Hashable, Sendable, CustomStringConvertible {
 ///   or files on it are still open (a lazy unmount: they stay readable until closed).
 ///   Unmounting what is not mounted is harmless.
 /// - Errors name the device, the directory and the reason.
-/// Called from the event-loop thread only.
+/// - `finishMount(_:)`: a mounter may return from `mount(_:)` before the files are reachable
+///   (`DeferredMediaMounter`, so the event loop never waits on the stick): then `finishMount`,
+///   called once off the loop before the first read, mounts, and throws what `mount` would have.
+/// Called from the event-loop thread only, but `finishMount` (the loading thread).
 /// Adapters: `SystemMediaMounter` (`mount(2)` under /run/shfl/media), `DirectoryMediaMounter`
 /// (the stick's `source` is a directory already; tests and the demo).
 public protocol MediaMounter: AnyObject {
     func mount(_ stick: StickInfo) throws(DeviceError) -> MountedStick
     func unmount(_ mounted: MountedStick) throws(DeviceError)
+    func finishMount(_ mounted: MountedStick) throws(DeviceError)
+}
+
+extension MediaMounter {
+    /// Mounters that mount in `mount(_:)` have nothing left to do.
+    public func finishMount(_ mounted: MountedStick) throws(DeviceError) {}
 }

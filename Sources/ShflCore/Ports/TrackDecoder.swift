@@ -67,11 +67,23 @@ public enum DecodeResult: Hashable, Sendable {
 ///   audio path; gapless trimming (encoder delay and padding) is applied.
 /// - `seek(toFrame:)` positions the next `decode` at a frame (for resume).
 /// - Errors are `DecodeError` and name the file; a broken file never hangs or crashes.
-/// Used by the audio thread only; one instance is never shared between threads.
+/// - `interruptReads()` may be called from any thread (the event loop, before it sends a cut):
+///   an `open`, `decode` or `seek` waiting on a stalled file gives up at once with an error, and
+///   so do the following ones, until the audio thread calls `resumeReads(through:)` with the
+///   serial it returned (when the cut arrives). Decoders that never wait need not implement them.
+/// Used by the audio thread only (but `interruptReads`); one instance is never shared between
+/// threads.
 /// Adapters: `Mpg123Decoder` (libmpg123), `SimulatedTrackDecoder`.
 public protocol TrackDecoder: AnyObject {
     func open(_ path: FilePath) throws(DecodeError) -> TrackInfo
     func decode(into buffer: UnsafeMutableBufferPointer<Int16>) throws(DecodeError) -> DecodeResult
     func seek(toFrame frame: Int) throws(DecodeError)
     func close()
+    func interruptReads() -> Int
+    func resumeReads(through serial: Int)
+}
+
+extension TrackDecoder {
+    public func interruptReads() -> Int { 0 }
+    public func resumeReads(through serial: Int) {}
 }

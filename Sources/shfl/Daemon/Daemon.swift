@@ -7,10 +7,26 @@ import ShflSystem
 
 /// `shfl run`: the composition root and its event loop (SPEC §9). One thread waits in
 /// `poll()` on: the signals (SIGTERM/SIGINT end the loop cleanly), the button lines, the stick
-/// source, the audio thread's reports, the end of a stick's scan and one timer (button settling
-/// and holds, LED changes). All player state lives in `session`, on this thread; the audio
-/// thread only decodes and writes, a scan thread only walks a newly mounted stick. Every effect
-/// the core decides is carried out here, in `apply`.
+/// source, the audio thread's reports, the end of a stick's loading, the state writer's
+/// failures and one timer (button settling and holds, LED changes). All player state lives in
+/// `session`, on this thread. Every effect the core decides is carried out here, in `apply`.
+///
+/// Which thread does which I/O (SPEC §14: nothing on the event loop waits on storage):
+/// - the event loop: `poll()` is its only blocking call. It reads and writes descriptors that
+///   never block (GPIO line events, the udev monitor's socket, the control socket, eventfds,
+///   the timerfd, the signalfd), the LED line and stderr, and the lazy unmount of a pulled
+///   stick (`MNT_DETACH`, which does not wait for the stick).
+/// - the audio thread (`AudioEngine`): the sound device, and libmpg123 decoding from memory.
+///   It never touches a file.
+/// - the read-ahead thread (`ReadAheadStream`, in `Mpg123Decoder`): open, read and seek of the
+///   track playing, up to 13 s ahead; the only thread a stalled or dead stick can hold.
+/// - a loading thread per stick arriving (`StickScanThread`): its mount(2)
+///   (`DeferredMediaMounter.finishMount`), the scan of its folders, and the read of its saved
+///   state (`BackgroundStateStore.prefetch`).
+/// - the state writer (`BackgroundStateStore`): every save (temporary file, fsync, rename,
+///   directory fsync), the newest state per stick winning while the SD card stalls.
+/// At start-up (before the loop) and at shutdown (after it), the loop's thread opens the state
+/// directory and waits for the last save (`flush`).
 final class Daemon {
     private let options: DaemonOptions
     private let clock = SystemMonotonicClock()
@@ -19,10 +35,12 @@ final class Daemon {
     private let light: any StatusLight
     private let monitor: any MediaMonitor
     private let loader: StickLoader
+    private let mounter: any MediaMounter
     private let scanner: StickScanner
     /// The scan of the stick being loaded, while it runs.
     private var scan: StickScanThread?
-    private let store: any StateStore
+    /// Saves on its writer thread: the loop hands states over and never waits on the SD card.
+    private let store: BackgroundStateStore
     private let sink: PacedAudioSink<ALSAAudioSink>
     private let engine: AudioEngine<Mpg123Decoder, PacedAudioSink<ALSAAudioSink>>
     private let volume: any OutputVolume
@@ -51,9 +69,14 @@ final class Daemon {
         self.lines = lines
         self.light = light
         self.monitor = monitor
-        self.store = store
+        self.mounter = mounter
+        do {
+            self.store = try BackgroundStateStore(store)
+        } catch {
+            throw DaemonError("state writer thread: " + error.description)
+        }
         self.signals = signals
-        loader = StickLoader(mounter: mounter, store: store, policy: options.policy)
+        loader = StickLoader(mounter: mounter, store: self.store, policy: options.policy)
         scanner = StickScanner(limits: options.scanLimits, clock: clock)
         var levels: [Button: ButtonLevel] = [:]
         for button in lines.buttons {
@@ -134,6 +157,7 @@ final class Daemon {
             let linesIndex = lines.pollDescriptor >= 0 ? poller.watch(FileDescriptor(rawValue: lines.pollDescriptor)) : -1
             let monitorIndex = monitor.pollDescriptor >= 0 ? poller.watch(FileDescriptor(rawValue: monitor.pollDescriptor)) : -1
             let audioIndex = poller.watch(engine.reportDescriptor)
+            let storeIndex = poller.watch(store.descriptor)
             let scanIndex = scan.map { poller.watch($0.descriptor) } ?? -1
             let timerIndex = poller.watch(timer.descriptor)
             let controlDescriptors = control?.descriptors ?? []
@@ -149,6 +173,9 @@ final class Daemon {
             if linesIndex >= 0 && poller.isReady(linesIndex) { readButtons() }
             if monitorIndex >= 0 && poller.isReady(monitorIndex) { readMedia() }
             if poller.isReady(audioIndex) { readAudioReports() }
+            if poller.isReady(storeIndex) {
+                for failure in store.takeFailures() { Daemon.log(LogMessage(.error, failure)) }
+            }
             if scanIndex >= 0 && poller.isReady(scanIndex) { scanEnded() }
             for (offset, index) in controlIndices.enumerated() where poller.isReady(index) {
                 serveControl(controlDescriptors[offset])
@@ -223,13 +250,28 @@ final class Daemon {
         stickLabel = loader.current.map { $0.stick.label.isEmpty ? $0.stick.id.uuid : $0.stick.label }
     }
 
-    /// Scans on a thread of its own; if none can be started, here (the loop waits for it).
+    /// Loads the stick on a thread of its own: mounts it (`finishMount`: the mount(2) a
+    /// `DeferredMediaMounter` left), scans it and reads its saved state ahead (`prefetch`), so
+    /// the loop's `finishLoading` needs nothing from storage. If no thread can be started, here
+    /// (the loop waits for it).
     private func startScan(_ root: FilePath) {
+        let mounted = loader.loadingStick
+        let mounter = mounter
+        let scanner = scanner
+        let store = store
+        let load = { () -> Result<StickScan, DeviceError> in
+            Result { () throws(DeviceError) -> StickScan in
+                if let mounted { try mounter.finishMount(mounted) }
+                let scanned = try scanner.scan(root)
+                if let mounted { store.prefetch(mounted.stick.id) }
+                return scanned
+            }
+        }
         do {
-            scan = try StickScanThread(scanner: scanner, root: root)
+            scan = try StickScanThread(root: root, load: load)
         } catch {
-            Daemon.log(LogMessage(.warning, "scan thread: " + error.description + "; scanning " + root.description + " on the event loop"))
-            finishLoading(Result { () throws(DeviceError) in try scanner.scan(root) })
+            Daemon.log(LogMessage(.warning, "scan thread: " + error.description + "; loading " + root.description + " on the event loop"))
+            finishLoading(load())
         }
     }
 
@@ -391,6 +433,10 @@ final class Daemon {
         if let state = session.player.stickState {
             apply(.save(state))
         }
+        // The one wait on storage the loop makes, once it has stopped: the last state written.
+        store.flush()
+        store.stop()
+        for failure in store.takeFailures() { Daemon.log(LogMessage(.error, failure)) }
         if !restartRequested { try? notifier.stopping(status: powerOffRequested ? "Powering off" : nil) }
         engine.send(.stop)
         engine.stopThread()

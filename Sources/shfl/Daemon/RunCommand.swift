@@ -14,9 +14,14 @@ enum RunCommand {
     static func run(_ arguments: [String]) -> Int32 {
         let command: CommandOptions
         do {
-            command = try CommandOptions.parse(arguments[...], valued: DaemonOptions.valuedOptions, flags: DaemonOptions.flagOptions)
+            command = try CommandOptions.parse(arguments[...], valued: DaemonOptions.valuedOptions, flags: DaemonOptions.flagOptions + ["--help", "-h"])
         } catch {
             return usage(error.message)
+        }
+        // `shfl help` points here for the options.
+        if command.isSet("--help") || command.isSet("-h") {
+            StandardStreams.writeLine(DaemonOptions.usage)
+            return 0
         }
         let loaded = InihConfigurationFile.load(path: command.value("--config") ?? defaultConfiguration)
         for message in loaded.logMessages { StandardStreams.log(message) }
@@ -114,7 +119,8 @@ enum RunCommand {
                 let source: UdevEventSource = options.udevSource == "kernel" ? .kernel : options.udevSource == "udev" ? .udev : .automatic()
                 let rules = MediaRules.configured(options.mediaConfiguration, kernelFilesystems: MediaRules.kernelFilesystems())
                 let monitor = try UdevMediaMonitor(rules: rules, source: source)
-                return (monitor, SystemMediaMounter(runtimeDirectory: options.runtimeDirectory + "/media"))
+                // mount(2) on the loading thread, not the event loop.
+                return (monitor, DeferredMediaMounter(SystemMediaMounter(runtimeDirectory: options.runtimeDirectory + "/media")))
             } catch {
                 throw DaemonError(error.description)
             }
