@@ -475,7 +475,7 @@ def run_stall_scenario(board, checks, guest, tracks):
                  f"udev take the rest; unstalled: about 100 ms)")
     checks.check(replayed, "plugged again after that pull, it plays (nothing hangs on the dead file)")
     # The paused pattern (dark 1000 ms, lit 1000 ms) while the pause's save is stalled.
-    led = LedTrace(board.qtest.changes)
+    led = LedTrace(board.qtest.changes, LED)
     # (From the state change: the press and release before it show their own feedback.)
     blink = led.between(at["paused"] - 0.05, at["resume press"] - 0.01)
     kept = any([lit for _, lit in blink[i:i + 3]] == [False, True, False]
