@@ -506,11 +506,14 @@ def second_boot(board, checks, cut):
     stopped = j.find(r"shfl\.service: Deactivated successfully", since)
     powered = j.find(r"(Finished systemd-poweroff\.service|Reached target poweroff\.target)", since)
     down = [l for l in board.serial.lines if l and "reboot: Power down" in l]
-    checks.check(bool(requested and stopped and powered and down),
+    # The journal's stream to the host may end before systemd's last lines (journald and the
+    # stream stop during the shutdown): poweroff.target is reported, the kernel's last words
+    # on the console are what the check needs.
+    checks.check(bool(requested and stopped and down),
                  "... the daemon exits with status 100 (a clean stop), then ExecStopPost='s systemctl poweroff runs",
                  f"daemon: {requested[0][1] if requested else 'no power-off request in the journal'}; "
                  f"unit: {stopped[0][1] if stopped else 'not stopped cleanly'}; "
-                 f"systemd: {powered[0][1] if powered else 'no poweroff.target'}; "
+                 f"systemd: {powered[0][1] if powered else 'poweroff.target not streamed before the end'}; "
                  f"kernel: {down[0] if down else 'no reboot: Power down'}")
 
 
