@@ -13,7 +13,7 @@ OUT := out
 export TMPDIR := $(CURDIR)/.build-tmp
 $(shell mkdir -p $(TMPDIR))
 
-.PHONY: help deps deps-host deps-firmware deps-bench deps-vboard deps-deb deb test-deb vboard-test bench build demo test test-host test-core-purity firmware firmware-x86_64 firmware-aarch64 test-firmware test-e2e clean
+.PHONY: help deps deps-host deps-firmware deps-bench deps-vboard deps-deb deps-image deb test-deb image image-test vboard-test bench build demo test test-host test-core-purity firmware firmware-x86_64 firmware-aarch64 test-firmware test-e2e clean
 
 help:
 	@echo "make demo    build the player and run it here: keyboard buttons, LED in the terminal, audio"
@@ -22,6 +22,8 @@ help:
 	@echo "make vboard-test  the aarch64 firmware on an emulated arm64 board (QEMU): GPIO, USB stick, ALSA"
 	@echo "make firmware  build the Embedded Swift firmware for aarch64 and x86_64 into $(OUT)/firmware"
 	@echo "make deb     the Debian packages $(OUT)/deb/shfl_<version>_arm64.deb and _amd64.deb"
+	@echo "make image   the SD-card image $(OUT)/image/shfl-<version>-raspi-arm64.img.xz (Debian 12 packages)"
+	@echo "make image-test  boot that image on QEMU (virt and raspi3b) and check the player under systemd"
 
 deps: deps-host deps-firmware deps-bench deps-deb
 deps-host:
@@ -34,6 +36,8 @@ deps-vboard:
 	@scripts/install-deps.sh vboard
 deps-deb:
 	@scripts/install-deps.sh deb
+deps-image:
+	@scripts/install-deps.sh image
 
 build: deps-host
 	$(SWIFT) build
@@ -109,5 +113,18 @@ deb: deps-deb firmware
 test-deb: deb
 	tests/deb.sh $(OUT)/deb
 
+
+# The SD-card image (image/README.md): Debian 12's arm64 packages (mmdebstrap, cached in
+# .build-image/), the arm64 package from `make deb`, a read-only root, the state partition;
+# out/image/shfl-<version>-raspi-arm64.img.xz, its .sha256 and a Pi Imager entry.
+image: deps-image deb
+	image/build.sh $(OUT)/deb/shfl_$$(dpkg-parsechangelog -l debian/changelog -SVersion)_arm64.deb $(OUT)/image .build-image
+
+# The image booted on QEMU's virt (systemd, sandbox, stick, buttons, audio, power cut, watchdog,
+# power-off hold) and raspi3b (board, LED, USB stick). Its own CI step (.ci/run), after make test.
+image-test: deps-image deps-vboard deps-host
+	image/test/image-test.sh $$(ls -t $(OUT)/image/shfl-*-raspi-arm64.img | head -1)
+
+# The download caches stay (.build-deb's roots, .build-image's .debs and arm64 root).
 clean:
-	rm -rf .build .build-firmware-* .build-deb/stage-* .build-tmp $(OUT)
+	rm -rf .build .build-firmware-* .build-deb/stage-* .build-image/work .build-image/test .build-tmp $(OUT)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages Shfl needs, only those missing.
-# Usage: scripts/install-deps.sh [host|firmware|bench|vboard|deb|all]   (default: all)
-# Uses sudo when not root. Idempotent: a second run installs nothing.
+# Usage: scripts/install-deps.sh [host|firmware|bench|vboard|deb|image|all]   (default: all)
+# Uses sudo when not root. Idempotent: a second run installs nothing. "image" also registers
+# qemu-aarch64 with the kernel's binfmt_misc (mmdebstrap runs the arm64 root's maintainer scripts).
 set -euo pipefail
 
 what="${1:-all}"
@@ -31,6 +32,11 @@ firmware_packages=(
 # the USB stick's image (sfdisk, mkfs.vfat, mcopy), the guest's initramfs (cpio, and kmod for
 # depmod and modprobe --show-depends on the arm64 kernel's modules).
 vboard_packages=(qemu-system-arm fdisk dosfstools mtools cpio kmod python3)
+# The SD-card image (image/): mmdebstrap builds the arm64 root from Debian's archive, its
+# maintainer scripts run under qemu-user (binfmt_misc); sfdisk, mke2fs -d, mkfs.vfat and mtools
+# assemble the card without loop mounts; xz compresses it. The test boots it with QEMU (virt and
+# raspi3b) and checks the state partition with e2fsck.
+image_packages=(mmdebstrap qemu-user-static qemu-system-arm arch-test fdisk dosfstools mtools e2fsprogs xz-utils python3 debian-archive-keyring cpio zstd)
 
 # The Debian packages (`make deb`, tests/deb.sh): dpkg-dev (dpkg-shlibdeps, dpkg-gencontrol,
 # dpkg-architecture), lintian, mmdebstrap for the Debian 12 roots the test installs into, and
@@ -45,11 +51,24 @@ case "$what" in
   bench) wanted=("${bench_packages[@]}") ;;
   vboard) wanted=("${vboard_packages[@]}") ;;
   deb) wanted=("${deb_packages[@]}") ;;
-  all) wanted=("${host_packages[@]}" "${firmware_packages[@]}" "${bench_packages[@]}" "${vboard_packages[@]}" "${deb_packages[@]}") ;;
-  *) echo "usage: $0 [host|firmware|bench|vboard|deb|all]" >&2; exit 2 ;;
+  image) wanted=("${image_packages[@]}") ;;
+  all) wanted=("${host_packages[@]}" "${firmware_packages[@]}" "${bench_packages[@]}" "${vboard_packages[@]}" "${deb_packages[@]}" "${image_packages[@]}") ;;
+  *) echo "usage: $0 [host|firmware|bench|vboard|deb|image|all]" >&2; exit 2 ;;
 esac
 
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+
+# qemu-aarch64 registered with binfmt_misc, as systemd-binfmt would do at boot (a container or a
+# CI machine without systemd as init never does): the kernel then runs arm64 programs, such as
+# an arm64 root's maintainer scripts, through qemu-aarch64-static.
+register_binfmt() {
+  local conf=/usr/lib/binfmt.d/qemu-aarch64.conf dir=/proc/sys/fs/binfmt_misc
+  [ -e "$dir/qemu-aarch64" ] && return 0
+  [ -f "$conf" ] || { echo "install-deps: $conf missing (qemu-user-static)" >&2; return 1; }
+  if [ ! -e "$dir/register" ]; then as_root mount -t binfmt_misc binfmt_misc "$dir"; fi
+  [ -e "$dir/qemu-aarch64" ] || grep -v '^#' "$conf" | as_root tee "$dir/register" >/dev/null
+  echo "install-deps: qemu-aarch64 registered with binfmt_misc"
+}
 
 missing=()
 for p in "${wanted[@]}"; do
@@ -57,7 +76,12 @@ for p in "${wanted[@]}"; do
     missing+=("$p")
   fi
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+binfmt_wanted=false
+case "$what" in image|all) binfmt_wanted=true ;; esac
+if [ ${#missing[@]} -eq 0 ]; then
+  if $binfmt_wanted; then register_binfmt; fi
+  exit 0
+fi
 
 echo "installing: ${missing[*]}"
 for p in "${missing[@]}"; do
@@ -69,5 +93,8 @@ for p in "${missing[@]}"; do
   esac
 done
 export DEBIAN_FRONTEND=noninteractive
-as_root apt-get update -qq
-as_root apt-get install -y -qq --no-install-recommends "${missing[@]}"
+# Another apt or dpkg may hold the lock for a while (other builds on this machine): apt waits for it.
+lock_wait=(-o DPkg::Lock::Timeout=600)
+as_root apt-get "${lock_wait[@]}" update -qq
+as_root apt-get "${lock_wait[@]}" install -y -qq --no-install-recommends "${missing[@]}"
+if $binfmt_wanted; then register_binfmt; fi
