@@ -49,6 +49,8 @@ install -D -m 0755 "$binary" "$root/usr/bin/shfl"
 # Bookworm's debhelper and lintian put units in /lib/systemd/system (the /usr-merge moratorium).
 install -D -m 0644 board/shfl.service "$root/lib/systemd/system/shfl.service"
 install -D -m 0644 board/shfl.sysusers "$root/usr/lib/sysusers.d/shfl.conf"
+# The unit's DeviceAllow=block-sd needs the SCSI disk driver loaded before it starts.
+install -D -m 0644 board/shfl.modules-load "$root/usr/lib/modules-load.d/shfl.conf"
 for map in board/*.ini; do
   [ "$(basename "$map")" = shfl.ini ] && continue
   install -D -m 0644 "$map" "$root/usr/share/shfl/board/$(basename "$map")"

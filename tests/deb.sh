@@ -92,6 +92,8 @@ in_root() {
   check "$arch: the unit is enabled: $(readlink "$wants" || echo 'no link'), systemctl is-enabled says $(inroot systemctl is-enabled shfl.service 2>&1 || true), deb-systemd-helper recorded it" \
     bash -c "[ \"\$(readlink '$wants')\" = /lib/systemd/system/shfl.service ] && chroot '$root' systemctl is-enabled --quiet shfl.service && [ -e '$recorded' ]"
   check "$arch: the unit's ExecStart= is the installed binary" grep -qx 'ExecStart=/usr/bin/shfl run --udev-source kernel' "$root/lib/systemd/system/shfl.service"
+  check "$arch: sd_mod is loaded at boot (/usr/lib/modules-load.d/shfl.conf): the unit's DeviceAllow=block-sd needs the sd major" \
+    grep -qx sd_mod "$root/usr/lib/modules-load.d/shfl.conf"
 
   # board-check with the installed pin map: the whole check on simulated buttons (no GPIO here).
   out="$(printf 'wait 2300\npress play\nwait 100\nrelease play\nwait 100\npress skip\nwait 100\nrelease skip\n' |
@@ -149,7 +151,7 @@ in_root() {
     bash -c "[ -f '$root/var/lib/shfl/test-stick.state' ] && [ ! -e '$root/usr/bin/shfl' ]"
   inroot apt-get purge -y shfl >"$log" 2>&1 || { fail "$arch: apt-get purge shfl"; sed 's/^/     /' "$log"; }
   local left=""
-  for path in /usr/bin/shfl /lib/systemd/system/shfl.service /usr/lib/sysusers.d/shfl.conf /usr/share/shfl \
+  for path in /usr/bin/shfl /lib/systemd/system/shfl.service /usr/lib/sysusers.d/shfl.conf /usr/lib/modules-load.d/shfl.conf /usr/share/shfl \
     /usr/share/doc/shfl /usr/share/man/man1/shfl.1.gz /usr/share/man/man5/shfl.ini.5.gz /var/lib/shfl \
     /etc/systemd/system/shfl.service /etc/systemd/system/multi-user.target.wants/shfl.service \
     /var/lib/systemd/deb-systemd-helper-enabled/shfl.service.dsh-also \
