@@ -37,18 +37,19 @@ class Failure(Exception):
     pass
 
 
-class Serial:
-    """The guest's console (QEMU's stdio): lines kept in a log file, markers waited for."""
+class LineLog:
+    """Lines from a stream the guest writes (its console, a virtio port), each kept in a log file
+    stamped with the host's time, and waited for. `_pump(read)` runs on a thread of its own;
+    `read()` returns the next chunk, b"" at the end."""
 
-    def __init__(self, process, path):
-        self.process, self.lines, self.lock = process, [], threading.Condition()
+    def __init__(self, path):
+        self.lines, self.lock = [], threading.Condition()
         self.file = open(path, "w", buffering=1)
-        threading.Thread(target=self._read, daemon=True).start()
 
-    def _read(self):
+    def _pump(self, read):
         pending = b""
         while True:
-            chunk = os.read(self.process.stdout.fileno(), 4096)
+            chunk = read()
             if not chunk:
                 break
             pending += chunk
@@ -64,7 +65,7 @@ class Serial:
             self.lock.notify_all()
 
     def wait(self, pattern, timeout, since=0):
-        """The first console line from index `since` matching `pattern`, and its index."""
+        """The first line from index `since` matching `pattern`, and its index."""
         deadline = time.monotonic() + timeout
         with self.lock:
             index = since
@@ -81,12 +82,22 @@ class Serial:
                     raise Failure(f"no console line matching {pattern!r} within {timeout} s")
                 self.lock.wait(left)
 
+
+class Serial(LineLog):
+    """The guest's console (QEMU's stdio): lines kept in a log file, markers waited for."""
+
+    def __init__(self, process, path):
+        super().__init__(path)
+        self.process = process
+        threading.Thread(target=self._pump, args=(lambda: os.read(process.stdout.fileno(), 4096),),
+                         daemon=True).start()
+
     def send(self, text):
         self.process.stdin.write(text.encode() + b"\n")
         self.process.stdin.flush()
 
 
-class SocketLines:
+class SocketLines(LineLog):
     """Lines from a stream socket QEMU serves (a chardev: a virtio port's host end), kept in a
     log file and waited for, like Serial."""
 
@@ -101,32 +112,14 @@ class SocketLines:
                 if time.monotonic() > deadline:
                     raise Failure(f"cannot connect to {path}")
                 time.sleep(0.05)
-        self.lines, self.lock = [], threading.Condition()
-        self.file = open(log_path, "w", buffering=1)
-        threading.Thread(target=self._read, daemon=True).start()
+        super().__init__(log_path)
+        threading.Thread(target=self._pump, args=(self._receive,), daemon=True).start()
 
-    def _read(self):
-        pending = b""
-        while True:
-            try:
-                chunk = self.sock.recv(65536)
-            except OSError:
-                chunk = b""
-            if not chunk:
-                break
-            pending += chunk
-            *complete, pending = pending.split(b"\n")
-            for raw in complete:
-                line = raw.decode("utf-8", "replace").rstrip("\r")
-                self.file.write(f"[{now():7.3f}] {line}\n")
-                with self.lock:
-                    self.lines.append(line)
-                    self.lock.notify_all()
-        with self.lock:
-            self.lines.append(None)
-            self.lock.notify_all()
-
-    wait = Serial.wait
+    def _receive(self):
+        try:
+            return self.sock.recv(65536)
+        except OSError:
+            return b""
 
     def find(self, pattern, since=0):
         with self.lock:
@@ -224,6 +217,19 @@ class Qtest:
             raise Failure(f"qtest {line!r}: {reply!r}")
         return reply
 
+    def set_input(self, device, line, level):
+        """Drives input `line` of the GPIO controller at QOM path `device` to `level`."""
+        self.command(f"set_irq_in {device} unnamed-gpio-in {line} {level}")
+
+    def press(self, device, line, hold=0.1):
+        """A button press on an active-low input: low for `hold` s, then high again; the host
+        times of both edges."""
+        self.set_input(device, line, 0)
+        pressed = now()
+        time.sleep(hold)
+        self.set_input(device, line, 1)
+        return pressed, now()
+
 
 class Capture:
     """The loopback capture the guest writes to the shared folder (frames of two int16)."""
@@ -243,6 +249,40 @@ class Capture:
             raw = f.read()
         data.frombytes(raw[: len(raw) // FRAME * FRAME])
         return data
+
+
+class CaptureClock:
+    """The capture's size sampled every 5 ms, so host times map to capture frames (the guest's
+    audio clock), and waits on that clock."""
+
+    def __init__(self, capture):
+        self.capture, self.sizes, self.on = capture, [], True
+        threading.Thread(target=self._sample, daemon=True).start()
+
+    def _sample(self):
+        while self.on:
+            self.sizes.append((now(), self.capture.frames()))
+            time.sleep(0.005)
+
+    def wait_frames(self, frames, timeout, what):
+        """Waits until the capture holds `frames` frames: the guest's audio clock paces the
+        scenario, whatever the host's load; `timeout` only guards a hang."""
+        deadline = time.monotonic() + timeout
+        while self.capture.frames() < frames:
+            if time.monotonic() > deadline:
+                raise Failure(f"the capture did not reach {seconds(frames):.2f} s ({what}) within {timeout} s; "
+                              f"it holds {seconds(self.capture.frames()):.2f} s")
+            time.sleep(0.02)
+
+    def frame_at(self, when):
+        """The capture's size (frames) at host time `when`, as last sampled before it: it can
+        only lag the guest's audio."""
+        frames = 0
+        for t, size in list(self.sizes):
+            if t > when:
+                break
+            frames = size
+        return frames
 
 
 class DaemonLog:

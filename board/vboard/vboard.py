@@ -21,7 +21,7 @@ import tempfile
 import threading
 import time
 
-from rig import (QEMU, QEMU_VERSION, RATE, Failure, Serial, QMP, Qtest, Capture, DaemonLog, Checks,
+from rig import (QEMU, QEMU_VERSION, RATE, Failure, Serial, QMP, Qtest, Capture, CaptureClock, DaemonLog, Checks,
                  LedTrace, find_pl061, reference, first_sound, matching, is_silent, seconds, now, log)
 
 PLAY, SKIP, VOLUME_UP, VOLUME_DOWN, LED = 0, 1, 2, 4, 5    # board/virt.ini
@@ -39,29 +39,19 @@ class Board:
         os.makedirs(self.out)
         shutil.copy(os.path.join(os.path.dirname(os.path.abspath(__file__)), "guest.sh"), share)
         self.capture = Capture(os.path.join(self.out, "capture.raw"))
+        self.clock = CaptureClock(self.capture)
+        self.frame_at, self.wait_frames = self.clock.frame_at, self.clock.wait_frames
         self.daemon = DaemonLog(os.path.join(self.out, "shfl.log"))
         self.process = None
         self.plugged = False
-        self.sizes = []                                 # (host time, captured frames)
         self.sampling = True
         threading.Thread(target=self._sample, daemon=True).start()
 
     def _sample(self):
-        """Every 5 ms: new daemon log lines (stamped with the host's time) and the capture's size."""
+        """Every 5 ms: new daemon log lines, stamped with the host's time."""
         while self.sampling:
             self.daemon.poll()
-            self.sizes.append((now(), self.capture.frames()))
             time.sleep(0.005)
-
-    def wait_frames(self, frames, timeout, what):
-        """Waits until the capture holds `frames` frames (the guest's audio clock runs on while
-        the host waits, whatever else the host is doing); `timeout` only guards a hang."""
-        deadline = time.monotonic() + timeout
-        while self.capture.frames() < frames:
-            if time.monotonic() > deadline:
-                raise Failure(f"the capture did not reach {seconds(frames):.2f} s ({what}) within {timeout} s; "
-                              f"it holds {seconds(self.capture.frames()):.2f} s")
-            time.sleep(0.02)
 
     def wait_pulses(self, count, since, timeout, what):
         """Waits until the LED has lit `count` times after host time `since`."""
@@ -70,15 +60,6 @@ class Board:
             if time.monotonic() > deadline:
                 raise Failure(f"the LED did not light {count} times ({what}) within {timeout} s")
             time.sleep(0.02)
-
-    def frame_at(self, when):
-        """The capture's size (frames) at host time `when`, as last sampled before it."""
-        frames = 0
-        for t, size in self.sizes:
-            if t > when:
-                break
-            frames = size
-        return frames
 
     def start(self):
         qtest_path, qmp_path = os.path.join(self.run, "qtest"), os.path.join(self.run, "qmp")
@@ -109,15 +90,11 @@ class Board:
         self.qmp.execute("cont")
 
     def set_line(self, line, level):
-        self.qtest.command(f"set_irq_in {self.gpio} unnamed-gpio-in {line} {level}")
+        self.qtest.set_input(self.gpio, line, level)
 
     def press(self, line, hold=0.1):
         """A press and release; the host times of both edges."""
-        self.set_line(line, 0)
-        pressed = now()
-        time.sleep(hold)
-        self.set_line(line, 1)
-        return pressed, now()
+        return self.qtest.press(self.gpio, line, hold)
 
     def plug(self):
         image = os.path.join(self.stick, "stick.img")
@@ -154,7 +131,7 @@ class Board:
                     self.process.kill()
             self.process.wait(timeout=10)
             time.sleep(0.05)
-            self.sampling = False
+            self.sampling = self.clock.on = False
             shutil.rmtree(self.run, ignore_errors=True)
 
 

@@ -30,11 +30,10 @@ import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "board", "vboard"))
-from rig import (QEMU, QEMU_VERSION, RATE, Failure, Serial, SocketLines, QMP, Qtest, Capture, Checks,  # noqa: E402
+from rig import (QEMU, QEMU_VERSION, RATE, Failure, Serial, SocketLines, QMP, Qtest, Capture, CaptureClock, Checks,  # noqa: E402
                  LedTrace, find_pl061, reference, first_sound, matching, is_silent, seconds, now, log)
 
 PLAY, SKIP, VOLUME_UP, VOLUME_DOWN = 0, 1, 2, 4     # board/virt.ini
@@ -228,14 +227,11 @@ class VirtBoard:
         self.started = now()
 
     def set_line(self, line, level):
-        self.qtest.command(f"set_irq_in {self.gpio} unnamed-gpio-in {line} {level}")
+        self.qtest.set_input(self.gpio, line, level)
 
     def press(self, line, hold=0.1):
-        self.set_line(line, 0)
-        pressed = now()
-        time.sleep(hold)
-        self.set_line(line, 1)
-        return pressed
+        """A press and release; the host time of the press edge."""
+        return self.qtest.press(self.gpio, line, hold)[0]
 
     def plug(self):
         image = os.path.join(self.stick, "stick.img")
@@ -262,37 +258,6 @@ class VirtBoard:
             self.process.kill()
             self.process.wait(timeout=10)
         shutil.rmtree(self.run, ignore_errors=True)
-
-
-class CaptureClock:
-    """The capture's size sampled every 5 ms, so host times map to capture frames (as vboard)."""
-
-    def __init__(self, capture):
-        self.capture, self.sizes, self.on = capture, [], True
-        threading.Thread(target=self._sample, daemon=True).start()
-
-    def _sample(self):
-        while self.on:
-            self.sizes.append((now(), self.capture.frames()))
-            time.sleep(0.005)
-
-    def wait_frames(self, frames, timeout, what):
-        """Waits until the capture holds `frames` frames: the guest's audio clock paces the
-        scenario, whatever the host's load; `timeout` only guards a hang."""
-        deadline = time.monotonic() + timeout
-        while self.capture.frames() < frames:
-            if time.monotonic() > deadline:
-                raise Failure(f"the capture did not reach {seconds(frames):.2f} s ({what}) within {timeout} s; "
-                              f"it holds {seconds(self.capture.frames()):.2f} s")
-            time.sleep(0.02)
-
-    def frame_at(self, when):
-        frames = 0
-        for t, size in list(self.sizes):
-            if t > when:
-                break
-            frames = size
-        return frames
 
 
 def print_figure(name, value):
