@@ -21,20 +21,8 @@ public final class StickScanThread {
     public let root: FilePath
 
     /// Starts scanning `root` with `scanner`.
-    public init(scanner: StickScanner, root: FilePath) throws(Errno) {
-        self.root = root
-        finished = try EventNotifier()
-        let box = box
-        let finished = finished
-        do {
-            thread = try SystemThread {
-                box.result = Result { () throws(DeviceError) in try scanner.scan(root) }
-                finished.notify()
-            }
-        } catch {
-            finished.close()
-            throw error
-        }
+    public convenience init(scanner: StickScanner, root: FilePath) throws(Errno) {
+        try self.init(root: root, load: { Result { () throws(DeviceError) in try scanner.scan(root) } })
     }
 
     /// Runs `load` (which scans `root`, and may mount the stick first and read its saved state
